@@ -1,0 +1,19 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /srv/rummy
+COPY pyproject.toml README.md ./
+COPY app ./app
+RUN pip install .
+# The app serves static/ (and later runs migrations/) from this source tree, so it runs from here.
+COPY static ./static
+
+RUN useradd --create-home --uid 10001 rummy
+USER rummy
+
+EXPOSE 8000
+CMD ["python", "-m", "app", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -1,0 +1,92 @@
+"""Dealing (GEN-6): shuffled by an injected generator, or a stacked deal checked against the pack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .cards import parse_code, same_cards, standard_pack
+from .errors import InvalidDeal, MalformedAction
+from .rules import GameRules
+
+
+class Shuffler(Protocol):
+    """Has ``shuffle``: ``random.Random(seed)`` for logs, ``secrets.SystemRandom()`` live."""
+
+    def shuffle(self, x: list[Any]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One hand's cards as dealt: ``stock`` top first, ``discard`` bottom first (PROTOCOL.md §4)."""
+
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]
+    discard: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hands": [list(h) for h in self.hands], "stock": list(self.stock),
+                "discard": list(self.discard)}
+
+
+def pack_for(rules: GameRules) -> list[str]:
+    decks, jokers = rules.pack_size()
+    return standard_pack(decks, jokers)
+
+
+def deal_sizes(rules: GameRules, dealer: int) -> list[int]:
+    """Cards each seat receives; the first player (dealer's left) may get an extra card."""
+    n = rules.players
+    sizes = [rules.game.deal_size(n) for _ in range(n)]
+    sizes[(dealer + 1) % n] += rules.game.first_player_extra
+    if rules.game.dealer_fewer:
+        sizes[dealer] -= rules.game.dealer_fewer
+    return sizes
+
+
+def shuffled_deal(rules: GameRules, dealer: int, rng: Shuffler) -> Deal:
+    """Shuffle the game's pack with ``rng`` and deal one card at a time from the dealer's left."""
+    pack = pack_for(rules)
+    rng.shuffle(pack)
+    sizes = deal_sizes(rules, dealer)
+    n = rules.players
+    hands: list[list[str]] = [[] for _ in range(n)]
+    cards = iter(pack)
+    for round_ in range(max(sizes)):
+        for k in range(1, n + 1):
+            seat = (dealer + k) % n
+            if round_ < sizes[seat]:
+                hands[seat].append(next(cards))
+    rest = list(cards)
+    upcard = rest[:1] if rules.game.upcard else []
+    stock = rest[len(upcard):]
+    return Deal(tuple(tuple(h) for h in hands), tuple(stock), tuple(upcard))
+
+
+def stacked_deal(rules: GameRules, dealer: int, raw: object) -> Deal:
+    """Check a ``deal`` object of a match log: exactly the game's pack, dealt the game's way."""
+    if not isinstance(raw, dict):
+        raise InvalidDeal("bad_deal", "deal must be an object with hands, stock and discard")
+    try:
+        hands = raw["hands"]
+        stock = [parse_code(c) for c in raw["stock"]]
+        discard = [parse_code(c) for c in raw.get("discard", [])]
+        if not isinstance(hands, list):
+            raise TypeError
+        parsed = [[parse_code(c) for c in h] for h in hands]
+    except (KeyError, TypeError) as exc:
+        raise InvalidDeal("bad_deal", f"deal needs hands (card lists) and stock: {exc}") from None
+    except MalformedAction as exc:
+        raise InvalidDeal("bad_deal", f"deal: {exc.message}") from None
+    sizes = deal_sizes(rules, dealer)
+    if [len(h) for h in parsed] != sizes:
+        raise InvalidDeal("bad_deal", f"hands must hold {sizes} cards with dealer {dealer}, "
+                          f"not {[len(h) for h in parsed]}")
+    if len(discard) != (1 if rules.game.upcard else 0):
+        raise InvalidDeal("bad_deal", "the discard pile must hold exactly the upcard"
+                          if rules.game.upcard else "this game has no upcard")
+    everything = [c for h in parsed for c in h] + stock + discard
+    if not same_cards(everything, pack_for(rules)):
+        raise InvalidDeal("bad_deal", "the deal is not exactly the game's pack")
+    return Deal(tuple(tuple(h) for h in parsed), tuple(stock), tuple(discard))

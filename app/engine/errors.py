@@ -1,0 +1,33 @@
+"""The engine's errors: one small hierarchy whose snake_case codes the wire carries unchanged."""
+
+from __future__ import annotations
+
+
+class RuleError(Exception):
+    """An action or input the engine refuses. Nothing changed when this is raised."""
+
+    code = "rule_error"
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class MalformedAction(RuleError):
+    """The action is not well formed: unknown type, missing field, bad card code."""
+
+
+class IllegalAction(RuleError):
+    """The action is well formed but the rules do not allow it now."""
+
+
+class InvalidOptions(RuleError):
+    """A room's options are unknown, of the wrong type, not allowed for the game, or conflict."""
+
+
+class InvalidDeal(RuleError):
+    """A stacked deal is not exactly the game's pack dealt the game's way."""

@@ -1,0 +1,147 @@
+"""Games as validated presets of one engine (STYLE habit 2).
+
+A :class:`GameDef` is the static description of a game (RULES.md parameter block); combined with
+validated :class:`Options` and a player count it yields the :class:`GameRules` of one match,
+which is everything the engine consults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from .cards import JOKER, rank_of
+from .errors import InvalidOptions
+from .melds import AceModel, Meld, MeldRules
+from .options import Options, parse_options
+
+
+class Scoring(StrEnum):
+    """How a finished hand is scored; one value per distinct scoring rule."""
+
+    WINNER_TAKES_HANDS = "winner_takes_hands"  # STD-13, KALUKI-8, DOUBLE-7
+
+
+@dataclass(frozen=True, slots=True)
+class CardValues:
+    """GEN-16: what a card left in a hand is worth."""
+
+    ace: int = 1
+    jack: int = 10
+    queen: int = 10
+    king: int = 10
+    joker: int = 0
+    count_cards: bool = False  # OPT-VALUES: every card 1, a joker 2
+
+    def of(self, code: str) -> int:
+        if self.count_cards:
+            return 2 if code == JOKER else 1
+        if code == JOKER:
+            return self.joker
+        rank = rank_of(code)
+        if rank == 1:
+            return self.ace
+        if rank <= 10:
+            return rank
+        return (self.jack, self.queen, self.king)[rank - 11]
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """One of the ten games: the data of its RULES.md parameter block."""
+
+    key: str
+    name: str
+    description: str
+    min_players: int
+    max_players: int
+    allowed_options: frozenset[str]
+    deal_size: Callable[[int], int]
+    meld: MeldRules
+    values: CardValues
+    decks: Callable[[int], int] = lambda players: 1
+    jokers: Callable[[int], int] = lambda players: 0
+    upcard: bool = True
+    first_player_extra: int = 0  # PHOM-2: the first player gets a tenth card
+    dealer_fewer: int = 0        # NOWRANG-3: the dealer gets one card fewer
+    table_melds: bool = True
+    declare: bool = False
+    initial_meld: int = 0
+    mandatory_discard: bool = False
+    scoring: Scoring = Scoring.WINNER_TAKES_HANDS
+    default_target: int | None = 100
+    fixed_hands: bool = False
+    lowest_wins: bool = False  # GERMAN-12: penalty points
+    winner_deals: bool = False  # CONT-2
+    joker_exchange: bool = False  # KALUKI-7, GERMAN-8
+    knock: bool = False  # KNOCK-4
+    show: bool = False  # PHOM-9
+
+    def meld_points(self, meld: Meld) -> int:
+        """A meld's worth for the initial-meld minimum (KALUKI-5, GERMAN-9)."""
+        return sum(self.values.of(p.stands_for) for p in meld.cards)
+
+    def rules(self, raw_options: object, players: int) -> GameRules:
+        """Validate options and player count and resolve this game's rules for one match."""
+        options = parse_options(raw_options, self.allowed_options)
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise InvalidOptions("bad_players", f"{self.name} is for {self.min_players} to "
+                                 f"{self.max_players} players, not {players!r}")
+        return _resolve(self, options, players)
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The resolved rules of one match: a game, its options and its number of players."""
+
+    game: GameDef
+    options: Options
+    players: int
+    meld: MeldRules
+    values: CardValues
+    table_melds: bool
+    declare: bool
+    mandatory_discard: bool
+    target: int | None
+    hands: int | None
+    extras: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return self.game.key
+
+    def pack_size(self) -> tuple[int, int]:
+        return self.game.decks(self.players), self.game.jokers(self.players)
+
+
+def _resolve(game: GameDef, options: Options, players: int) -> GameRules:
+    meld = game.meld
+    values = game.values
+    if options.around_the_corner:  # OPT-ATC-1, OPT-ATC-2
+        meld = replace(meld, ace=AceModel.WRAP)
+        values = replace(values, ace=11)
+    if options.card_count_scoring:  # OPT-VALUES-1
+        values = replace(values, count_cards=True)
+    target: int | None = None
+    hands: int | None = None
+    if game.fixed_hands:
+        hands = options.hands or players
+    elif not options.each_hand_own_game:
+        target = options.target_score or _default_target(game, options)
+    complete = options.complete_rummy
+    return GameRules(
+        game=game, options=options, players=players, meld=meld, values=values,
+        table_melds=game.table_melds and not complete,
+        declare=game.declare or complete,
+        mandatory_discard=game.mandatory_discard or options.mandatory_discard,
+        target=target, hands=hands)
+
+
+def _default_target(game: GameDef, options: Options) -> int | None:
+    """OPT-WIN-1: 25 with card counting, else 200 with Complete Rummy, else the game's own."""
+    if options.card_count_scoring:
+        return 25
+    if options.complete_rummy:
+        return 200
+    return game.default_target

@@ -1,0 +1,59 @@
+"""What each seat may see (GEN-14, STYLE habit 7): the only way state leaves the engine live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .moves import legal_types
+from .state import Phase, State
+
+
+def player_view(st: State, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator): own hand, the public table, counts, never the
+    other hands or the stock order. Hands become public only when the hand's end reveals them."""
+    revealed = st.results[-1].revealed if st.hand_over and st.results else ()
+    view: dict[str, Any] = {
+        "game": st.rules.key,
+        "seat": seat,
+        "players": st.players,
+        "phase": st.phase.value,
+        "turn": st.turn,
+        "dealer": st.dealer,
+        "hand_no": st.hand_no,
+        "hand": list(st.hands[seat]) if seat is not None and st.hands else [],
+        "hand_counts": [len(h) for h in st.hands],
+        "stock_count": len(st.stock),
+        "discard": list(st.discard),
+        "melds": [m.to_json() for m in st.melds],
+        "known": [list(k) for k in st.known],
+        "totals": list(st.totals),
+        "hand_over": st.hand_over,
+        "game_over": st.game_over,
+        "game_winner": st.game_winner,
+        "results": [r.to_json() for r in st.results],
+        "revealed": [list(h) for h in revealed],
+        "call_window": _call_view(st, seat),
+        "taken_this_turn": list(st.taken) if st.turn == seat else [],
+        "legal": legal_types(st, seat) if seat is not None else [],
+    }
+    return view
+
+
+def _call_view(st: State, seat: int | None) -> dict[str, Any] | None:
+    if st.phase is not Phase.CALL or st.call is None:
+        return None
+    return {"card": st.call.card, "discarder": st.call.discarder,
+            "called": seat in st.call.calls if seat is not None else False}
+
+
+def redact_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Events as ``seat`` may see them: a secret card only for the seat that drew it."""
+    out = []
+    for event in events:
+        if "secret" in event:
+            event = dict(event)
+            owner = event.pop("secret")
+            if owner != seat:
+                event.pop("card", None)
+        out.append(event)
+    return out

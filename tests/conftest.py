@@ -1,0 +1,80 @@
+"""Shared fixtures: a real server process for tests that talk HTTP."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+STARTUP_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_until_healthy(process: subprocess.Popen[bytes], base_url: str, log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"server exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{base_url}/api/health", timeout=1, trust_env=False).is_success:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    pytest.fail(f"server not healthy after {STARTUP_TIMEOUT} s:\n{log.read_text()}")
+
+
+@contextmanager
+def running_server(workdir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run `python -m app serve` on a free port until the block ends; yields its base URL.
+
+    The database defaults to a fresh SQLite file in `workdir`; `env` adds or overrides variables.
+    """
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    full_env = {
+        **os.environ,
+        "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'x.db'}",
+        **(env or {}),
+    }
+    log = workdir / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(  # noqa: S603 - fixed argv, our own interpreter
+            [sys.executable, "-m", "app", "serve", "--port", str(port)],
+            cwd=REPO_ROOT,
+            env=full_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_until_healthy(process, base_url, log)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real server shared by the whole test session."""
+    with running_server(tmp_path_factory.mktemp("live_server")) as base_url:
+        yield base_url
