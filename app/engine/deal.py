@@ -40,8 +40,6 @@ def deal_sizes(rules: GameRules, dealer: int) -> list[int]:
     n = rules.players
     sizes = [rules.game.deal_size(n) for _ in range(n)]
     sizes[(dealer + 1) % n] += rules.game.first_player_extra
-    if rules.game.dealer_fewer:
-        sizes[dealer] -= rules.game.dealer_fewer
     return sizes
 
 

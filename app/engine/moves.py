@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import Action, Borrow, CallRummy, Declare, Discard, Draw, LayOff, MeldAction
-from .game import is_legal
+from .game import allowed_types, is_legal
 from .solver import arrange_all, candidate_melds
 from .state import Phase, State
 
@@ -22,22 +22,19 @@ def legal_types(st: State, seat: int) -> list[str]:
         types.append("call_rummy")
     if st.hand_over or seat != st.turn:
         return types
-    rules = st.rules
+    allowed = allowed_types(st.rules)
     if st.phase in (Phase.DRAW, Phase.CALL, Phase.DRAW_SECOND):
         types.append("draw")
+        if st.rules.game.declare_before_draw and st.turns[seat] == 0:
+            types.append("declare")  # CONT-6
     elif st.phase is Phase.OPENING:
-        types.append("discard")
+        types += ["discard"] + (["declare"] if "declare" in allowed else [])
     elif st.phase is Phase.PLAY:
-        if rules.table_melds:
-            types += ["meld", "lay_off"] + (["borrow"] if rules.options.borrowing else [])
-        if rules.game.joker_exchange:
-            types.append("swap_joker")
-        if rules.declare:
-            types.append("declare")
-        if rules.game.knock:
-            types.append("knock")
-        types.append("discard")
+        types += [t for t in _PLAY_ORDER if t in allowed]
     return types
+
+
+_PLAY_ORDER = ("meld", "lay_off", "borrow", "swap_joker", "show", "declare", "knock", "discard")
 
 
 def legal_actions(st: State, seat: int) -> list[Action]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .deal import Deal, shuffled_deal, stacked_deal
 from .errors import RuleError
-from .game import apply, can_start_hand, new_match, next_dealer, start_hand
+from .game import apply, can_start_hand, close_call_window, new_match, next_dealer, start_hand
 from .games import match_rules
 from .rules import GameRules
 from .state import State
@@ -31,14 +31,24 @@ def run_replay(log: object) -> dict[str, Any]:
             except RuleError as exc:
                 rejected = {"hand": h, "index": i, "code": exc.code, "message": exc.message}
                 break
-        summaries.append(hand_summary(st, h))
         if rejected is not None:
+            summaries.append(hand_summary(st, h))
             break
+        st = _settle_calls(st)
+        summaries.append(hand_summary(st, h))
     return {
         "ok": rejected is None, "rejected": rejected, "hands": summaries,
         "totals": list(st.totals), "game_over": st.game_over, "game_winner": st.game_winner,
         "state": st.to_json(),
     }
+
+
+def _settle_calls(st: State) -> State:
+    """A log's calls end its hand's actions: the window closes there (OPT-CALL-4), so that a
+    hand won by a call ends before the next hand or the end of the log."""
+    if st.call is not None and st.call.calls:
+        st, _ = close_call_window(st)
+    return st
 
 
 def hand_summary(st: State, h: int) -> dict[str, Any]:

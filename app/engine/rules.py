@@ -8,7 +8,7 @@ which is everything the engine consults.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .cards import JOKER, rank_of
@@ -21,6 +21,13 @@ class Scoring(StrEnum):
     """How a finished hand is scored; one value per distinct scoring rule."""
 
     WINNER_TAKES_HANDS = "winner_takes_hands"  # STD-13, KALUKI-8, DOUBLE-7
+    WINNER_TAKES_DEADWOOD = "winner_takes_deadwood"  # BOAT-6
+    KNOCK = "knock"  # KNOCK-5..7
+    CONTINENTAL = "continental"  # CONT-7, CONT-10..12
+    QUEEN_CITY = "queen_city"  # QUEEN-3
+    PHOM = "phom"  # PHOM-8, PHOM-11, PHOM-14
+    PENALTY = "penalty"  # GERMAN-11
+    TALLY = "tally"  # NOWRANG-7
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,24 +70,39 @@ class GameDef:
     decks: Callable[[int], int] = lambda players: 1
     jokers: Callable[[int], int] = lambda players: 0
     upcard: bool = True
-    first_player_extra: int = 0  # PHOM-2: the first player gets a tenth card
-    dealer_fewer: int = 0        # NOWRANG-3: the dealer gets one card fewer
+    first_player_extra: int = 0  # PHOM-2, NOWRANG-3: the first player gets one card more
     table_melds: bool = True
     declare: bool = False
+    declare_sizes: tuple[tuple[int, ...], ...] = ()  # CONT-6, NOWRANG-6: meld size patterns
+    declare_before_draw: bool = False  # CONT-6: on a player's own first turn
     initial_meld: int = 0
+    low_ace_in_run: int | None = None  # GERMAN-9: an ace below the 2 counts 1 in a meld
     mandatory_discard: bool = False
+    draw_two_from_discard: bool = False  # BOAT-2
+    joker_exchange: bool = False  # KALUKI-7, GERMAN-8
+    exchange_needs_opening: bool = False  # GERMAN-7
+    joker_must_be_played: bool = False  # GERMAN-8
+    discard_take_needs_opening_meld: bool = False  # KALUKI-6
+    end_joker_moves: bool = False  # DOUBLE-6
+    knock: bool = False  # KNOCK-4
+    phom: bool = False  # PHOM-3..14: four rounds, locked cards, show
     scoring: Scoring = Scoring.WINNER_TAKES_HANDS
     default_target: int | None = 100
     fixed_hands: bool = False
+    each_hand_a_game: bool = False  # NOWRANG-7
     lowest_wins: bool = False  # GERMAN-12: penalty points
     winner_deals: bool = False  # CONT-2
-    joker_exchange: bool = False  # KALUKI-7, GERMAN-8
-    knock: bool = False  # KNOCK-4
-    show: bool = False  # PHOM-9
 
     def meld_points(self, meld: Meld) -> int:
         """A meld's worth for the initial-meld minimum (KALUKI-5, GERMAN-9)."""
-        return sum(self.values.of(p.stands_for) for p in meld.cards)
+        total = 0
+        for i, placed in enumerate(meld.cards):
+            low_ace = meld.kind == "run" and meld.start + i == 1
+            if low_ace and self.low_ace_in_run is not None:
+                total += self.low_ace_in_run
+            else:
+                total += self.values.of(placed.stands_for)
+        return total
 
     def rules(self, raw_options: object, players: int) -> GameRules:
         """Validate options and player count and resolve this game's rules for one match."""
@@ -105,7 +127,6 @@ class GameRules:
     mandatory_discard: bool
     target: int | None
     hands: int | None
-    extras: dict[str, object] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -123,11 +144,13 @@ def _resolve(game: GameDef, options: Options, players: int) -> GameRules:
         values = replace(values, ace=11)
     if options.card_count_scoring:  # OPT-VALUES-1
         values = replace(values, count_cards=True)
+    if options.twos_wild:  # CONT-10
+        meld = replace(meld, wilds=meld.wilds | {"2C", "2D", "2H", "2S"})
     target: int | None = None
     hands: int | None = None
     if game.fixed_hands:
         hands = options.hands or players
-    elif not options.each_hand_own_game:
+    elif not (options.each_hand_own_game or game.each_hand_a_game):
         target = options.target_score or _default_target(game, options)
     complete = options.complete_rummy
     return GameRules(

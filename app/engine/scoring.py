@@ -1,8 +1,13 @@
-"""Hand scoring (STD-13, OPT-HIDDEN-2, OPT-BLOCK-4, OPT-WIN-2) and game end (GEN-15)."""
+"""Hand scoring for every game (STD-13, BOAT-6, KNOCK-5..7, CONT-7..12, QUEEN-3, PHOM-8..14,
+GERMAN-11, NOWRANG-7, OPT-HIDDEN-2, OPT-BLOCK-4, OPT-WIN-2) and game end (GEN-15)."""
 
 from __future__ import annotations
 
-from .rules import GameRules
+from typing import Any
+
+from . import solver
+from .cards import JOKER, suit_of
+from .rules import GameRules, Scoring
 from .state import HandResult, State
 
 
@@ -11,16 +16,152 @@ def hand_count(cards: list[str], rules: GameRules) -> int:
     return sum(rules.values.of(c) for c in cards)
 
 
-def went_out_result(st: State, winner: int, doubled: bool) -> HandResult:
-    """STD-13: the player who went out scores every card left in the other hands."""
-    rules = st.rules
-    points = sum(hand_count(h, rules) for seat, h in enumerate(st.hands) if seat != winner)
-    if doubled:  # OPT-HIDDEN-2
-        points *= 2
+def _revealed(st: State) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(h) for h in st.hands)
+
+
+def _deadwood(cards: list[str], rules: GameRules) -> tuple[int, dict[str, Any]]:
+    """GEN-12: the server's best arrangement of a revealed hand and its deadwood count."""
+    best = solver.best_arrangement(cards, rules.meld, rules.values.of)
+    return best.deadwood_value, {"melds": [list(m) for m in best.melds],
+                                 "deadwood": list(best.deadwood)}
+
+
+def _tally(st: State, winner: int | None) -> list[int]:
     scores = [0] * st.players
-    scores[winner] = 1 if rules.options.each_hand_own_game else points  # OPT-WIN-2
-    detail = {"going_rummy": True} if doubled else {}
+    if winner is not None:
+        scores[winner] = 1
+    return scores
+
+
+def went_out_result(st: State, winner: int, doubled: bool) -> HandResult:
+    """The hand ended because ``winner`` went out or declared; score it by the game's rule."""
+    rules = st.rules
+    kind = rules.game.scoring
+    detail: dict[str, Any] = {}
+    scores = [0] * st.players
+    others = [s for s in range(st.players) if s != winner]
+    if kind is Scoring.WINNER_TAKES_HANDS:
+        points = sum(hand_count(st.hands[s], rules) for s in others)
+        scores[winner] = points * 2 if doubled else points  # STD-13, OPT-HIDDEN-2
+        if doubled:
+            detail["going_rummy"] = True
+    elif kind is Scoring.WINNER_TAKES_DEADWOOD:  # BOAT-6
+        arrangements = {}
+        for s in others:
+            count, arrangement = _deadwood(st.hands[s], rules)
+            scores[winner] += count
+            arrangements[s] = arrangement
+        detail["arrangements"] = arrangements
+    elif kind is Scoring.QUEEN_CITY:  # QUEEN-3
+        own = sum(rules.values.of(p.stands_for) for m in st.melds if m.owner == winner
+                  for p in m.cards)
+        scores[winner] = own * len(others)
+    elif kind is Scoring.CONTINENTAL:
+        pay, detail = _continental_payment(st, winner)
+        for s in others:
+            scores[s] = -pay
+        scores[winner] = pay * len(others)
+    elif kind is Scoring.PENALTY:  # GERMAN-11
+        for s in others:
+            scores[s] = hand_count(st.hands[s], rules)
+    elif kind is Scoring.PHOM:
+        scores, detail = _phom_u(st, winner)
+    if rules.options.each_hand_own_game or kind is Scoring.TALLY:  # OPT-WIN-2, NOWRANG-7
+        scores = _tally(st, winner)
     return HandResult(winner, "went_out", tuple(scores), _revealed(st), detail)
+
+
+def _continental_payment(st: State, winner: int) -> tuple[int, dict[str, Any]]:
+    """CONT-7, CONT-10..12: what each other player pays the winner."""
+    options = st.rules.options
+    placed = [p for m in st.melds if m.owner == winner for p in m.cards]
+    jokers = sum(1 for p in placed if p.card == JOKER)
+    twos = sum(1 for p in placed if p.is_wild and p.card != JOKER)
+    items = {"win": 1, "jokers": 2 * jokers}
+    if options.twos_wild:
+        items["twos"] = twos
+    if options.quick_meld_bonus and st.turns[winner] == 1 and st.drawn <= 1:
+        items["quick"] = 10 if st.drawn == 0 else 7
+    if options.special_bonus:
+        if not any(p.is_wild for p in placed):
+            items["no_wilds"] = 10
+        if len({suit_of(p.stands_for) for p in placed}) == 1:
+            items["one_suit"] = 10
+    return sum(items.values()), {"payment": items}
+
+
+def _phom_u(st: State, winner: int) -> tuple[list[int], dict[str, Any]]:
+    """PHOM-8, PHOM-14: Ù is paid 12 (ten cards melded) or 6 by every other player."""
+    melded = sum(len(m.cards) for m in st.melds if m.owner == winner)
+    amount = 12 if melded == 10 else 6
+    n = st.players
+    scores = list(st.hand_scores)
+    predecessor = (winner - 1) % n
+    if st.rules.options.discard_penalties and st.takes[winner] >= 3:
+        scores[predecessor] -= amount * (n - 1)
+        scores[winner] += amount * (n - 1)
+    else:
+        for s in range(n):
+            if s != winner:
+                scores[s] -= amount
+                scores[winner] += amount
+    return scores, {"u": amount}
+
+
+def phom_result(st: State) -> HandResult:
+    """PHOM-11: the lowest trash among players who showed a meld wins; payments by rank."""
+    n = st.players
+    order = [(st.dealer + k) % n for k in range(1, n + 1)]  # play order, the dealer last
+    trash = [hand_count(h, st.rules) for h in st.hands]
+    mom = [not any(m.owner == s for m in st.melds) for s in range(n)]
+    ranked = sorted((s for s in order if not mom[s]), key=lambda s: (trash[s], order.index(s)))
+    scores = list(st.hand_scores)
+    if ranked:
+        winner = ranked[0]
+        for place, seat in enumerate(ranked[1:], start=1):
+            scores[seat] -= place
+            scores[winner] += place
+    else:  # every player is móm: the lowest total wins
+        winner = min(order, key=lambda s: (trash[s], order.index(s)))
+    for seat in range(n):
+        if mom[seat] and seat != winner:
+            scores[seat] -= 4
+            scores[winner] += 4
+    return HandResult(winner, "showdown", tuple(scores), _revealed(st),
+                      {"trash": trash, "mom": mom})
+
+
+def knock_result(st: State, knocker: int) -> HandResult:
+    """KNOCK-5..7: lowest deadwood wins the differences; undercut knocker pays 10; rum +25."""
+    rules = st.rules
+    n = st.players
+    counts: list[int] = []
+    arrangements = {}
+    for seat in range(n):
+        count, arrangement = _deadwood(st.hands[seat], rules)
+        counts.append(count)
+        arrangements[seat] = arrangement
+    low = min(counts)
+    others_low = [s for s in range(n) if s != knocker and counts[s] == low]
+    if counts[knocker] == low and (not others_low or low == 0):
+        winners = [knocker]  # KNOCK-6 (a), and (b)'s exception for a rum knocker
+    else:
+        winners = others_low  # KNOCK-6 (b), (c); several are joint winners
+    pot = sum(counts[s] - low for s in range(n) if s not in winners)
+    scores = [0] * n
+    if counts[knocker] > low:
+        pot += 10
+        scores[knocker] -= 10  # the undercut knocker pays the 10
+    if low == 0:
+        pot += 25 * (n - 1)  # the rum bonus
+    for seat in winners:
+        scores[seat] += pot // len(winners)
+    winner = winners[0] if len(winners) == 1 else None
+    if rules.options.each_hand_own_game:
+        scores = _tally(st, winner)
+    return HandResult(winner, "knock", tuple(scores), _revealed(st),
+                      {"counts": counts, "knocker": knocker, "arrangements": arrangements})
 
 
 def block_result(st: State, ender: int) -> HandResult:
@@ -29,11 +170,10 @@ def block_result(st: State, ender: int) -> HandResult:
     low = min(counts)
     winners = [s for s, c in enumerate(counts) if c == low]
     pot = sum(c - low for c in counts)
-    scores = [0] * st.players
     single = winners[0] if len(winners) == 1 else None
+    scores = [0] * st.players
     if st.rules.options.each_hand_own_game:
-        if single is not None:
-            scores[single] = 1
+        scores = _tally(st, single)
     else:
         for seat in winners:
             scores[seat] = pot // len(winners)
@@ -41,17 +181,13 @@ def block_result(st: State, ender: int) -> HandResult:
                       {"counts": counts, "ended_by": ender})
 
 
-def _revealed(st: State) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(h) for h in st.hands)
-
-
 def game_result(st: State, result: HandResult) -> tuple[bool, int | None]:
     """Whether the game is over after ``result`` has been added to the totals, and who won."""
     rules = st.rules
-    if rules.options.each_hand_own_game:  # OPT-WIN-2, OPT-WIN-4
+    if rules.options.each_hand_own_game or rules.game.each_hand_a_game:  # OPT-WIN-2, NOWRANG-7
         return True, result.winner
     totals = st.totals
-    if rules.hands is not None:  # fixed number of hands
+    if rules.hands is not None:  # a fixed number of hands (CONT-8, PHOM-12, GERMAN-12)
         if st.hand_no + 1 < rules.hands:
             return False, None
         best = min(totals) if rules.game.lowest_wins else max(totals)
@@ -62,3 +198,4 @@ def game_result(st: State, result: HandResult) -> tuple[bool, int | None]:
     if rules.target is not None and top >= rules.target and len(leaders) == 1:
         return True, leaders[0]  # GEN-15: a tie at the top plays on
     return False, None
+

@@ -1,19 +1,469 @@
-"""Meld finding: candidate melds in a hand and whole-hand arrangements (GEN-12).
+"""Meld finding (GEN-12): best arrangements, whole-hand declarations and candidate melds.
 
-The search works on natural cards; wild cards are placed by :func:`candidate_melds` into gaps
-and ends of natural groups.
+The solver packs the natural cards of a hand into the bit fields of one integer (one field per
+distinct code, wide enough for its count plus a guard bit that detects a missing card in one
+subtraction) and lists every meld *skeleton* over them: a multiset of naturals with the least
+and most wild cards that turn it into a valid meld (GEN-3, GEN-4). A memoised search then takes
+the lowest remaining natural card, which is either unmatched or in a skeleton over the remaining
+cards; wild cards are a counted resource. Each skeleton takes its least number of wilds and
+adds its spare room to a running capacity, so wilds left at the end join chosen melds instead
+of the deadwood. A wild-capable two (twos wild) is tried both as a natural and as a wild.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from itertools import combinations
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
 
-from .cards import JOKER, SUITS, make_code, rank_of
+from .cards import JOKER, RANKS, SUITS, make_code, rank_of, suit_of
 from .melds import AceModel, MeldRules
 
 Listed = tuple[str, ...]  # a meld as listed in an action, e.g. ("7H", "JK:8H", "9H")
+Whole = tuple[tuple[Listed, ...], str | None]
+
+_UNLIMITED = 1 << 10  # room of a set without a size limit (Double Rum)
+# Lowest and highest run value of each ace model (WRAP: relative to the run, see _run_shapes).
+_BOUNDS = {AceModel.LOW: (1, 13), AceModel.HIGH_ONLY: (2, 14),
+           AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (-12, 25)}
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Disjoint melds (listed as in an action, wilds designated) and the unmatched cards."""
+
+    melds: tuple[Listed, ...]
+    deadwood: tuple[str, ...]
+    deadwood_value: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """A meld skeleton: natural cards plus between ``need`` and ``room`` wild cards."""
+
+    delta: int  # the naturals, packed like a state
+    need: int
+    room: int
+    kind: str  # "set" or "run"
+    naturals: tuple[tuple[int, str], ...]  # (run value, code), ascending; value 0 in a set
+
+
+class _Table:
+    """The natural cards of one hand as bit fields, and every skeleton over them."""
+
+    def __init__(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> None:
+        self.codes = sorted(naturals, key=lambda c: (SUITS.index(suit_of(c)), rank_of(c)))
+        self.width = max([*naturals.values(), 1]).bit_length() + 1
+        self.field = {c: i for i, c in enumerate(self.codes)}
+        self.unit = [1 << (self.width * i) for i in range(len(self.codes))]
+        self.guard = sum(u << (self.width - 1) for u in self.unit)
+        self.start = sum(naturals[c] * u for c, u in zip(self.codes, self.unit))
+        best: dict[int, _Shape] = {}
+        for shape in self._shapes(naturals, wilds, rules):
+            old = best.get(shape.delta)
+            if old is None or (shape.need, -shape.room) < (old.need, -old.room):
+                best[shape.delta] = shape
+        self.shapes: list[list[_Shape]] = [[] for _ in self.codes]
+        for shape in best.values():
+            self.shapes[self.low(shape.delta)].append(shape)
+        for group in self.shapes:  # bigger melds first: good answers early, deterministic
+            group.sort(key=lambda s: (-len(s.naturals), s.need, s.naturals))
+        self.moves = [[(s.delta, s.need, s.room - s.need) for s in g] for g in self.shapes]
+
+    def low(self, state: int) -> int:
+        """Field of the lowest card in ``state``."""
+        return ((state & -state).bit_length() - 1) // self.width
+
+    def pack(self, codes: Sequence[str]) -> int:
+        return sum(self.unit[self.field[c]] for c in codes)
+
+    def _shapes(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> Iterator[_Shape]:
+        cap = rules.wilds_at_most_naturals
+        if rules.sets:
+            by_rank: dict[int, list[str]] = {}
+            for code in self.codes:
+                by_rank.setdefault(rank_of(code), []).append(code)
+            for codes in by_rank.values():
+                for picked in _set_picks(codes, naturals, rules):
+                    n = len(picked)
+                    top = rules.set_max if rules.set_max is not None else _UNLIMITED
+                    if rules.set_distinct_suits:
+                        top = min(top, 4)
+                    need, room = max(0, 3 - n), top - n
+                    if cap:
+                        room = min(room, n)
+                    if need <= min(room, wilds):
+                        yield _Shape(self.pack(picked), need, room, "set",
+                                     tuple((0, c) for c in picked))
+        if rules.runs:
+            for suit in SUITS:
+                present = [c for c in self.codes if suit_of(c) == suit]
+                for chain in _run_chains(present, rules.ace, wilds):
+                    n = len(chain)
+                    span = chain[-1][0] - chain[0][0] + 1
+                    need, room = max(3, span) - n, 13 - n
+                    if cap:
+                        room = min(room, n)
+                    if need <= min(room, wilds):
+                        yield _Shape(self.pack([c for _, c in chain]), need, room, "run",
+                                     tuple(chain))
+
+
+def _set_picks(codes: list[str], naturals: Counter[str], rules: MeldRules) -> Iterator[list[str]]:
+    """Natural multisets of one rank that may stand in a set (before wild cards)."""
+    if rules.set_distinct_suits:
+        for n in range(1, min(len(codes), 4) + 1):
+            for combo in combinations(codes, n):
+                yield list(combo)
+        return
+    for counts in product(*(range(naturals[c] + 1) for c in codes)):
+        picked = [c for c, k in zip(codes, counts) for _ in range(k)]
+        if picked and (rules.set_max is None or len(picked) <= rules.set_max):
+            yield picked
+
+
+def _run_chains(present: list[str], ace: AceModel,
+                wilds: int) -> Iterator[list[tuple[int, str]]]:
+    """Ascending (value, code) chains of one suit with at most ``wilds`` gaps and span 13."""
+    if ace is AceModel.WRAP:
+        for first in present:
+            base = rank_of(first)
+            items = sorted((base + (rank_of(c) - base) % 13, c) for c in present)
+            yield from _chains(items, wilds)
+        return
+    items = []
+    for code in present:
+        rank = rank_of(code)
+        if rank != 1 or ace is AceModel.LOW:
+            items.append((rank, code))
+        else:
+            if ace is AceModel.HIGH_OR_LOW:
+                items.append((1, code))
+            items.append((14, code))
+    items.sort()
+    for i in range(len(items)):
+        yield from _chains(items[i:], wilds)
+
+
+def _chains(items: list[tuple[int, str]], wilds: int) -> Iterator[list[tuple[int, str]]]:
+    """Chains that start with ``items[0]``."""
+    first = items[0][0]
+    stack = [([items[0]], 1)]
+    while stack:
+        chain, nxt = stack.pop()
+        yield chain
+        for j in range(nxt, len(items)):
+            value, code = items[j]
+            span = value - first + 1
+            if span > 13 or span - len(chain) - 1 > wilds:
+                break
+            if value > chain[-1][0]:
+                stack.append(([*chain, (value, code)], j + 1))
+
+
+# --- the wild-card pool -------------------------------------------------------------------
+
+
+def _pools(cards: Sequence[str], rules: MeldRules) -> Iterator[tuple[Counter[str], list[str]]]:
+    """(naturals, wild pool) for each way to use the hand's wild-capable twos, fewest wild first.
+
+    Jokers are always wild; a wild-capable two may be a natural card or a wild card.
+    """
+    counts = Counter(cards)
+    twos = sorted(c for c in counts if c != JOKER and c in rules.wilds)
+    choices = sorted(product(*(range(counts[c] + 1) for c in twos)), key=lambda t: (sum(t), t))
+    for choice in choices:
+        naturals = Counter({c: k for c, k in counts.items() if c != JOKER})
+        pool = [JOKER] * counts[JOKER]
+        for code, k in zip(twos, choice):
+            naturals[code] -= k
+            pool += [code] * k
+        yield +naturals, pool
+
+
+def _listing(shape: _Shape, wilds: list[str], rules: MeldRules) -> Listed:
+    """List ``shape`` with the given wild cards as a player would (runs ascending)."""
+    if shape.kind == "set":
+        codes = [c for _, c in shape.naturals]
+        rank = RANKS[rank_of(codes[0]) - 1]
+        used = {suit_of(c) for c in codes}
+        suits = [s for s in SUITS if s not in used] + list(SUITS) * len(wilds)
+        return tuple(codes) + tuple(_designate(w, rank + s) for w, s in zip(wilds, suits))
+    values = {v: c for v, c in shape.naturals}
+    suit = suit_of(shape.naturals[0][1])
+    lo, hi = shape.naturals[0][0], shape.naturals[-1][0]
+    extra = len(wilds) - (hi - lo + 1 - len(values))
+    top = _BOUNDS[rules.ace][1] if rules.ace is not AceModel.WRAP else lo + 12
+    up = min(extra, top - hi)
+    lo, hi = lo - (extra - up), hi + up
+    spare = iter(wilds)
+    return tuple(values[v] if v in values else _designate(next(spare), make_code(v, suit))
+                 for v in range(lo, hi + 1))
+
+
+def _designate(wild: str, target: str) -> str:
+    return wild if wild == target else f"{wild}:{target}"  # a two standing for itself is natural
+
+
+def _spread(chosen: list[tuple[_Shape, int]], left: int) -> list[tuple[_Shape, int]]:
+    """Put ``left`` spare wild cards into the chosen melds, first meld first."""
+    out = []
+    for shape, k in chosen:
+        add = min(left, shape.room - k)
+        out.append((shape, k + add))
+        left -= add
+    return out
+
+
+def _emit(chosen: list[tuple[_Shape, int]], pool: list[str], rules: MeldRules) -> list[Listed]:
+    melds, i = [], 0
+    for shape, k in chosen:
+        melds.append(_listing(shape, pool[i:i + k], rules))
+        i += k
+    return melds
+
+
+# --- best arrangement ----------------------------------------------------------------------
+
+
+def best_arrangement(cards: Sequence[str], rules: MeldRules,
+                     value: Callable[[str], int]) -> Arrangement:
+    """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12)."""
+    options = (_best_for(naturals, pool, rules, value) for naturals, pool in _pools(cards, rules))
+    best = next(options)  # the first pool uses every wild-capable two as a natural
+    for found in options:
+        if found.deadwood_value < best.deadwood_value:
+            best = found
+    return best
+
+
+def _best_for(naturals: Counter[str], pool: list[str], rules: MeldRules,
+              value: Callable[[str], int]) -> Arrangement:
+    pool = sorted(pool, key=lambda c: (-value(c), c))  # meld the dearest wilds
+    n_wild = len(pool)
+    tab = _Table(naturals, n_wild, rules)
+    worth = [value(c) for c in tab.codes]
+    spare_cost = [sum(value(c) for c in pool[n_wild - k:]) if k else 0
+                  for k in range(n_wild + 1)]
+    moves, unit, guard, width = tab.moves, tab.unit, tab.guard, tab.width
+    memo: dict[tuple[int, int, int], int] = {}
+
+    def solve(state: int, w: int, cap: int) -> int:
+        if not state:
+            return spare_cost[w - cap]
+        key = (state, w, cap)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        f = ((state & -state).bit_length() - 1) // width
+        best = worth[f] + solve(state - unit[f], w, cap)
+        if best:
+            high = state | guard
+            for delta, need, extra in moves[f]:
+                if need <= w and (high - delta) & guard == guard:
+                    rest = w - need
+                    got = solve(state - delta, rest, min(cap + extra, rest))
+                    if got < best:
+                        best = got
+                        if not best:
+                            break
+        memo[key] = best
+        return best
+
+    total = solve(tab.start, n_wild, 0)
+    chosen: list[tuple[_Shape, int]] = []
+    dead: list[str] = []
+    state, w, cap = tab.start, n_wild, 0
+    while state:  # walk the memo along one optimal path
+        target = solve(state, w, cap)
+        f = tab.low(state)
+        for shape in tab.shapes[f]:
+            if shape.need <= w and ((state | guard) - shape.delta) & guard == guard:
+                rest = w - shape.need
+                nxt = (state - shape.delta, rest, min(cap + shape.room - shape.need, rest))
+                if solve(*nxt) == target:
+                    chosen.append((shape, shape.need))
+                    state, w, cap = nxt
+                    break
+        else:
+            dead.append(tab.codes[f])
+            state -= unit[f]
+    chosen = _spread(chosen, w)
+    used = sum(k for _, k in chosen)
+    dead += pool[used:]
+    return Arrangement(tuple(_emit(chosen, pool, rules)), tuple(dead), total)
+
+
+# --- whole hand ----------------------------------------------------------------------------
+
+
+def whole_hand(cards: Sequence[str], rules: MeldRules, *, leave_one: bool,
+               sizes: Sequence[Sequence[int]] | None = None,
+               may_discard: Callable[[str], bool] | None = None) -> Whole | None:
+    """Meld the whole hand, or (``leave_one``) all but one card, returned as the discard.
+
+    With ``leave_one`` an arrangement that leaves one card (allowed by ``may_discard``) is
+    preferred and a whole-hand one is the fallback. ``sizes`` lists the allowed multisets of
+    meld sizes; the melds must match one of them exactly.
+    """
+    allowed = may_discard or (lambda _: True)
+    patterns = None if sizes is None else {tuple(sorted(p)) for p in sizes}
+    if leave_one:
+        found = _whole(cards, rules, allowed, patterns)
+        if found is not None:
+            return found
+    return _whole(cards, rules, None, patterns)
+
+
+def _whole(cards: Sequence[str], rules: MeldRules, discard: Callable[[str], bool] | None,
+           patterns: set[tuple[int, ...]] | None) -> Whole | None:
+    for naturals, pool in _pools(cards, rules):
+        tab = _Table(naturals, len(pool), rules)
+        if discard is None:
+            found = _cover(tab, pool, rules, None, patterns)
+        else:
+            found = _cover(tab, pool, rules, discard, patterns)
+            if found is None and JOKER in pool and discard(JOKER):
+                rest = list(pool)
+                rest.remove(JOKER)
+                melds = _cover(tab, rest, rules, None, patterns)
+                found = None if melds is None else (melds[0], JOKER)
+        if found is not None:
+            return found
+    return None
+
+
+def _cover(tab: _Table, pool: list[str], rules: MeldRules,
+           discard: Callable[[str], bool] | None,
+           patterns: set[tuple[int, ...]] | None) -> Whole | None:
+    """Cover every natural of ``tab`` and every wild of ``pool``, leaving one natural if asked."""
+    moves, unit, guard, width, codes = tab.moves, tab.unit, tab.guard, tab.width, tab.codes
+    shapes = tab.shapes
+    full = patterns or set()
+    partial = {tuple(sorted(sub)) for p in full for n in range(len(p) + 1)
+               for sub in combinations(p, n)}
+    memo: dict[tuple[int, int, int, int], bool] = {}
+    memo_sized: dict[tuple[int, int, tuple[int, ...], int], bool] = {}
+
+    def free(state: int, w: int, cap: int, pend: int) -> bool:
+        if not state:
+            return not pend and w <= cap
+        key = (state, w, cap, pend)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        f = ((state & -state).bit_length() - 1) // width
+        ok = False
+        if pend and discard is not None and discard(codes[f]):
+            ok = free(state - unit[f], w, cap, 0)
+        if not ok:
+            high = state | guard
+            for delta, need, extra in moves[f]:
+                if need <= w and (high - delta) & guard == guard:
+                    rest = w - need
+                    if free(state - delta, rest, min(cap + extra, rest), pend):
+                        ok = True
+                        break
+        memo[key] = ok
+        return ok
+
+    def sized(state: int, w: int, have: tuple[int, ...], pend: int) -> bool:
+        if not state:
+            return not pend and not w and have in full
+        key = (state, w, have, pend)
+        got = memo_sized.get(key)
+        if got is not None:
+            return got
+        f = ((state & -state).bit_length() - 1) // width
+        ok = False
+        if pend and discard is not None and discard(codes[f]):
+            ok = sized(state - unit[f], w, have, 0)
+        if not ok:
+            high = state | guard
+            for shape in shapes[f]:
+                if shape.need <= w and (high - shape.delta) & guard == guard:
+                    n = len(shape.naturals)
+                    for k in range(shape.need, min(shape.room, w) + 1):
+                        grown = tuple(sorted((*have, n + k)))
+                        if grown in partial and sized(state - shape.delta, w - k, grown, pend):
+                            ok = True
+                            break
+                    if ok:
+                        break
+        memo_sized[key] = ok
+        return ok
+
+    pend = 0 if discard is None else 1
+    chosen: list[tuple[_Shape, int]] = []
+    dropped: str | None = None
+    state, w = tab.start, len(pool)
+    if patterns is None:
+        cap = 0
+        if not free(state, w, cap, pend):
+            return None
+        while state:
+            f = tab.low(state)
+            if pend and discard is not None and discard(codes[f]) \
+                    and free(state - unit[f], w, cap, 0):
+                dropped, pend, state = codes[f], 0, state - unit[f]
+                continue
+            for shape in shapes[f]:
+                if shape.need <= w and ((state | guard) - shape.delta) & guard == guard:
+                    rest = w - shape.need
+                    nxt = (state - shape.delta, rest, min(cap + shape.room - shape.need, rest))
+                    if free(*nxt, pend):
+                        chosen.append((shape, shape.need))
+                        state, w, cap = nxt
+                        break
+        chosen = _spread(chosen, w)
+    else:
+        have: tuple[int, ...] = ()
+        if not sized(state, w, have, pend):
+            return None
+        while state:
+            f = tab.low(state)
+            if pend and discard is not None and discard(codes[f]) \
+                    and sized(state - unit[f], w, have, 0):
+                dropped, pend, state = codes[f], 0, state - unit[f]
+                continue
+            step = _sized_step(tab, shapes[f], state, w, have, partial, sized, pend)
+            chosen.append(step[0])
+            state, w, have = step[1], step[2], step[3]
+    return tuple(_emit(chosen, pool, rules)), dropped
+
+
+def _sized_step(tab: _Table, shapes: list[_Shape], state: int, w: int, have: tuple[int, ...],
+                partial: set[tuple[int, ...]],
+                sized: Callable[[int, int, tuple[int, ...], int], bool],
+                pend: int) -> tuple[tuple[_Shape, int], int, int, tuple[int, ...]]:
+    """The first meld (and its wild count) on a successful sized search path."""
+    for shape in shapes:
+        if shape.need <= w and ((state | tab.guard) - shape.delta) & tab.guard == tab.guard:
+            n = len(shape.naturals)
+            for k in range(shape.need, min(shape.room, w) + 1):
+                grown = tuple(sorted((*have, n + k)))
+                if grown in partial and sized(state - shape.delta, w - k, grown, pend):
+                    return (shape, k), state - shape.delta, w - k, grown
+    raise AssertionError("sized search lost its path")  # pragma: no cover
+
+
+# --- single cards and candidate melds -------------------------------------------------------
+
+
+def usable_in_meld(card: str, hand: Sequence[str], rules: MeldRules) -> bool:
+    """Whether ``card`` forms a valid meld together with at least two cards of ``hand``."""
+    for naturals, pool in _pools(hand, rules):
+        w = len(pool)
+        if card != JOKER:  # the card as a natural
+            tab = _Table(naturals + Counter([card]), w, rules)
+            if any(c == card for g in tab.shapes for s in g for _, c in s.naturals):
+                return True
+        if card == JOKER or card in rules.wilds:  # the card as a wild
+            tab = _Table(naturals, w + 1, rules)
+            if any(max(s.need, 1) <= min(s.room, w + 1) for g in tab.shapes for s in g):
+                return True
+    return False
 
 
 def candidate_melds(cards: list[str], rules: MeldRules) -> list[Listed]:
@@ -40,12 +490,13 @@ def _sets(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
 
 def _runs(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
     present = set(c for c in cards if c != JOKER)
+    lo, hi = {AceModel.LOW: (1, 13), AceModel.HIGH_ONLY: (2, 14),
+              AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (1, 13)}[rules.ace]
     for suit in SUITS:
-        values = _run_values(rules.ace)
-        for start in values:
+        for start in range(lo, hi + 1):
             run: list[str] = []
             for value in range(start, start + 13):
-                if value not in values and rules.ace is not AceModel.WRAP:
+                if value > hi and rules.ace is not AceModel.WRAP:
                     break
                 code = make_code(value, suit)
                 if code not in present or code in run:
@@ -55,31 +506,11 @@ def _runs(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
                     yield tuple(run)
 
 
-def _run_values(ace: AceModel) -> range:
-    return {AceModel.LOW: range(1, 14), AceModel.HIGH_ONLY: range(2, 15),
-            AceModel.HIGH_OR_LOW: range(1, 15), AceModel.WRAP: range(1, 14)}[ace]
-
-
 def arrange_all(cards: list[str], rules: MeldRules,
                 leave_one: bool) -> tuple[list[Listed], str | None] | None:
-    """Split ``cards`` into melds, optionally leaving one card over (to discard), or None."""
-    candidates = candidate_melds(cards, rules)
-    return _search(Counter(cards), candidates, leave_one)
+    """Split ``cards`` into melds, optionally leaving one card over (to discard), or None.
 
-
-def _search(left: Counter[str], candidates: list[Listed],
-            leave_one: bool) -> tuple[list[Listed], str | None] | None:
-    if not +left:
-        return [], None
-    first = min(c for c, k in left.items() if k > 0)
-    for meld in candidates:
-        if first in meld and not Counter(meld) - left:
-            found = _search(left - Counter(meld), candidates, leave_one)
-            if found is not None:
-                return [meld, *found[0]], found[1]
-    if leave_one:
-        found = _search(left - Counter([first]), candidates, False)
-        if found is not None:
-            return found[0], first
-    return None
-
+    Wild cards are listed with their designations (``"JK:7H"``); see :func:`whole_hand`.
+    """
+    found = whole_hand(cards, rules, leave_one=leave_one)
+    return None if found is None else (list(found[0]), found[1])

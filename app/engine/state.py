@@ -75,6 +75,13 @@ class State:
     drawn: int = 0                                      # cards drawn this turn
     melds_this_turn: int = 0                            # OPT-ONEMELD
     tabled_at_turn_start: bool = False                  # OPT-HIDDEN-1
+    acted: bool = False                                 # KALUKI-7: melded or laid off this turn
+    must_use: str | None = None                         # KALUKI-6: taken card the opening needs
+    jokers_to_play: int = 0                             # GERMAN-8: exchanged jokers still held
+    locked: list[list[str]] = field(default_factory=list)  # PHOM-6: taken cards, per seat
+    shown: list[bool] = field(default_factory=list)     # PHOM-9: has shown on the fourth turn
+    takes: list[int] = field(default_factory=list)      # PHOM-14: predecessor's discards taken
+    hand_scores: list[int] = field(default_factory=list)  # PHOM-14: chips paid during the hand
     call: CallWindow | None = None
     seq: int = 0                                        # actions applied in the match
 
@@ -82,10 +89,11 @@ class State:
         """A copy whose mutable parts can change without touching this state."""
         new = replace(self)
         for f in ("totals", "results", "stock", "discard", "melds", "opened", "tabled", "turns",
-                  "taken"):
+                  "taken", "shown", "takes", "hand_scores"):
             setattr(new, f, list(getattr(self, f)))
         new.hands = [list(h) for h in self.hands]
         new.known = [list(k) for k in self.known]
+        new.locked = [list(k) for k in self.locked]
         if self.call is not None:
             new.call = CallWindow(self.call.card, self.call.discarder, dict(self.call.calls))
         return new
@@ -111,7 +119,8 @@ class State:
             "hands": [list(h) for h in self.hands], "stock": list(self.stock),
             "discard": list(self.discard), "melds": [m.to_json() for m in self.melds],
             "opened": list(self.opened), "turns": list(self.turns),
-            "taken_this_turn": list(self.taken),
+            "taken_this_turn": list(self.taken), "locked": [list(k) for k in self.locked],
+            "shown": list(self.shown), "hand_scores": list(self.hand_scores),
             "call_window": None if self.call is None else {
                 "card": self.call.card, "discarder": self.call.discarder,
                 "callers": sorted(self.call.calls)},

@@ -1,0 +1,69 @@
+"""Call Rummy (OPT-CALL): the window on a discard, the calls, and the winning call's effect."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import scoring
+from .actions import CallRummy
+from .errors import IllegalAction
+from .flow import Events, finish, meld_at
+from .melds import extend_meld
+from .state import Phase, State
+from .table import check_may_lay_off
+
+
+def opens_window(st: State, card: str) -> bool:
+    """OPT-CALL-1: could ``card`` be laid off on some meld on the table?"""
+    for meld in st.melds:
+        try:
+            extend_meld(meld, [(card, None)], st.rules.meld)
+        except IllegalAction as exc:
+            if exc.code == "designation_required":
+                return True
+            continue
+        return True
+    return False
+
+
+def call(st: State, seat: int, act: CallRummy, events: Events) -> None:
+    """OPT-CALL-2/3: check a call when it arrives and keep it until the window closes."""
+    window = st.call
+    if window is None or st.phase is not Phase.CALL:
+        if not st.rules.options.call_rummy:
+            raise IllegalAction("not_in_this_game", "Call Rummy is not played in this room")
+        raise IllegalAction("call_window_closed", "there is no discard to call now")
+    if seat == window.discarder:
+        raise IllegalAction("cannot_call_own_discard", "you cannot call your own discard")
+    if seat in window.calls:
+        raise IllegalAction("already_called", "you have already called this discard")
+    check_may_lay_off(st, seat)  # OPT-CALL-2, OPT-LAYOFF-1
+    extend_meld(meld_at(st, act.meld), [(window.card, None)], st.rules.meld)
+    if act.discard not in st.hands[seat]:
+        raise IllegalAction("card_not_in_hand", f"{act.discard} is not in your hand")
+    window.calls[seat] = act
+    events.append({"type": "call", "seat": seat})
+
+
+def close_window(st: State, events: Events) -> None:
+    """OPT-CALL-5/6: the first caller clockwise from the discarder's left takes the card."""
+    window = st.call
+    if window is None:
+        return
+    st.call = None
+    st.phase = Phase.DRAW
+    order = [(window.discarder + k) % st.players for k in range(1, st.players)]
+    caller = next((s for s in order if s in window.calls), None)
+    if caller is None:
+        return
+    act: CallRummy = window.calls[caller]
+    st.discard.pop()  # the called card is the latest discard (OPT-CALL-9 with OPT-THROW)
+    st.melds[act.meld] = extend_meld(st.melds[act.meld], [(window.card, None)], st.rules.meld)
+    st.tabled[caller] = True  # OPT-CALL-9: counts as a lay-off
+    st.hands[caller].remove(act.discard)
+    st.known[caller] = list((Counter(st.known[caller]) & Counter(st.hands[caller])).elements())
+    st.discard.append(act.discard)  # OPT-CALL-7: this discard opens no window
+    events.append({"type": "rummy_call", "seat": caller, "card": window.card, "meld": act.meld,
+                   "discard": act.discard})
+    if not st.hands[caller]:
+        finish(st, scoring.went_out_result(st, caller, doubled=False), events)

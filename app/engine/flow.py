@@ -1,0 +1,103 @@
+"""Primitives shared by the action handlers: hands, turns, going out and the end of a hand.
+
+Every function here mutates the working copy of a state inside ``apply``; raising leaves the
+caller's state untouched because ``apply`` discards the copy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import scoring
+from .errors import IllegalAction
+from .melds import Meld
+from .state import HandResult, Phase, State
+
+Events = list[dict[str, Any]]
+
+
+def remove_from_hand(st: State, seat: int, cards: list[str]) -> None:
+    hand = st.hands[seat]
+    need = Counter(cards)
+    have = Counter(hand)
+    short = [c for c, k in need.items() if have[c] < k]
+    if short:
+        raise IllegalAction("card_not_in_hand", f"not in your hand: {' '.join(sorted(short))}")
+    for card in cards:
+        hand.remove(card)
+    left = Counter(hand)
+    st.known[seat] = list((Counter(st.known[seat]) & left).elements())  # GEN-14
+
+
+def discardable(st: State, seat: int) -> list[str]:
+    """Cards the player may discard now: not taken from the discard this turn (GEN-8) nor
+    locked (PHOM-6)."""
+    hand = Counter(st.hands[seat])
+    hand.subtract(Counter(st.taken))
+    if st.locked:
+        hand.subtract(Counter(st.locked[seat]))
+    return sorted(c for c, k in hand.items() if k > 0)
+
+
+def after_table_move(st: State, seat: int, events: Events) -> None:
+    """Go out if the hand is empty; else the player must still hold a card he may discard."""
+    if not st.hands[seat]:
+        if st.rules.mandatory_discard:  # OPT-MANDISC-1, GERMAN-10
+            raise IllegalAction("must_keep_discard", "you must keep a card to discard")
+        go_out(st, seat, events)
+    elif not discardable(st, seat):  # GEN-8 corollary
+        raise IllegalAction("no_discardable_card",
+                            "you would hold only cards you may not discard")
+
+
+def meld_at(st: State, index: int) -> Meld:
+    if index >= len(st.melds):
+        raise IllegalAction("no_such_meld", f"there is no meld {index} on the table")
+    return st.melds[index]
+
+
+def place_meld(st: State, meld: Meld) -> Meld:
+    """GEN-9: a new meld takes the next number."""
+    placed = Meld(meld.kind, meld.cards, meld.owner, meld.start, id=len(st.melds))
+    st.melds.append(placed)
+    return placed
+
+
+def reset_turn(st: State) -> None:
+    st.taken = []
+    st.drawn = 0
+    st.melds_this_turn = 0
+    st.acted = False
+    st.must_use = None
+    st.jokers_to_play = 0
+
+
+def begin_turn(st: State, seat: int) -> None:
+    st.turns[seat] += 1
+    st.tabled_at_turn_start = st.tabled[seat]
+
+
+def next_turn(st: State, seat: int) -> None:
+    st.turn = (seat + 1) % st.players
+    st.phase = Phase.DRAW
+    reset_turn(st)
+
+
+def go_out(st: State, seat: int, events: Events) -> None:
+    """GEN-11: the hand ends the moment a player has no cards (or declares)."""
+    doubled = st.rules.options.going_rummy and not st.tabled_at_turn_start  # OPT-HIDDEN-1
+    finish(st, scoring.went_out_result(st, seat, doubled), events)
+
+
+def finish(st: State, result: HandResult, events: Events) -> None:
+    st.results.append(result)
+    st.totals = [t + s for t, s in zip(st.totals, result.scores)]
+    over, winner = scoring.game_result(st, result)
+    st.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
+    st.game_winner = winner
+    st.turn = None
+    st.call = None
+    events.append({"type": "hand_over", **result.to_json()})
+    if over:
+        events.append({"type": "game_over", "winner": winner, "totals": list(st.totals)})

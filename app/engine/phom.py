@@ -1,0 +1,111 @@
+"""Phỏm's own mechanics (PHOM-5, -6, -9, -13): locked cards, hidden melds and the final show."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .actions import Show
+from .errors import IllegalAction
+from .flow import Events, place_meld, remove_from_hand
+from .melds import Meld, MeldRules, form_meld
+from .solver import candidate_melds
+from .state import State
+
+LAST_TURN = 4  # PHOM-7: every player has exactly four turns
+
+
+def _small_melds(cards: list[str], rules: MeldRules) -> list[tuple[str, ...]]:
+    """Three-card melds suffice: any meld holding a card contains a three-card one that does."""
+    return [m for m in candidate_melds(cards, rules) if len(m) == 3]
+
+
+def locks_hold(hand: list[str], locked: list[str], rules: MeldRules) -> bool:
+    """PHOM-6: disjoint melds in ``hand`` hold every locked card, never two in one meld."""
+    melds = _small_melds(hand, rules)
+    return _cover(sorted(locked), Counter(hand), melds, set(locked))
+
+
+def _cover(todo: list[str], left: Counter[str], melds: list[tuple[str, ...]],
+           locked: set[str]) -> bool:
+    if not todo:
+        return True
+    card, rest = todo[0], todo[1:]
+    return any(card in meld and len(locked.intersection(meld)) == 1
+               and not Counter(meld) - left and _cover(rest, left - Counter(meld), melds, locked)
+               for meld in melds)
+
+
+def check_take(st: State, seat: int, card: str) -> None:
+    """PHOM-5/6: the discard may be taken only into a meld with two or more hand cards."""
+    hand = st.hands[seat] + [card]
+    usable = any(card in m for m in _small_melds(hand, st.rules.meld))
+    if not usable or not locks_hold(hand, st.locked[seat] + [card], st.rules.meld):
+        raise IllegalAction("cannot_use_discard",
+                            f"{card} does not complete a meld with two of your cards")
+
+
+def check_discard(st: State, seat: int, card: str) -> None:
+    if st.turns[seat] == LAST_TURN and not st.shown[seat]:
+        raise IllegalAction("must_show", "show your melds before the last discard")  # PHOM-9
+    if card in st.locked[seat]:
+        raise IllegalAction("card_locked", f"{card} was taken from the discard pile")
+    hand = list(st.hands[seat])
+    if card in hand:
+        hand.remove(card)
+    if not locks_hold(hand, st.locked[seat], st.rules.meld):
+        raise IllegalAction("breaks_locked_meld",
+                            f"discarding {card} leaves a taken card without its meld")
+
+
+def check_lay_off(st: State, seat: int, index: int) -> None:
+    """PHOM-9, PHOM-13: after the show, only onto other players' shown melds."""
+    if st.rules.options.no_layoff_on_others:
+        raise IllegalAction("not_in_this_game", "lay-offs are not played in this room")
+    if st.turns[seat] != LAST_TURN or not st.shown[seat]:
+        raise IllegalAction("must_show", "lay off only after your show on your last turn")
+    if index < len(st.melds) and st.melds[index].owner == seat:
+        raise IllegalAction("cannot_lay_off_own", "lay off only on other players' melds")
+
+
+def check_declared_locks(st: State, seat: int, melds: list[Meld]) -> None:
+    """PHOM-8: Ù must hold every locked card, at most one in each meld."""
+    if len(st.hands[seat]) != 10:
+        raise IllegalAction("cannot_declare", "declare Ù only while holding ten cards")
+    _check_locks_in(st.locked[seat], melds)
+
+
+def _check_locks_in(locked: list[str], melds: list[Meld]) -> None:
+    for meld in melds:
+        if len(set(locked).intersection(meld.codes)) > 1:
+            raise IllegalAction("two_locked_in_meld", "a meld may hold only one taken card")
+    shown = {c for m in melds for c in m.codes}
+    missing = [c for c in locked if c not in shown]
+    if missing:
+        raise IllegalAction("locked_card_not_shown",
+                            f"taken cards must be in your melds: {' '.join(missing)}")
+
+
+def show(st: State, seat: int, act: Show, events: Events) -> None:
+    """PHOM-9: on the fourth turn, after drawing, show every meld; no meld may stay in hand."""
+    if st.turns[seat] != LAST_TURN:
+        raise IllegalAction("not_last_turn", "melds are shown on your fourth turn")
+    if st.shown[seat]:
+        raise IllegalAction("already_shown", "you have already shown")
+    melds = [form_meld(m, st.rules.meld, owner=seat) for m in act.melds]
+    cards = [c for m in act.melds for c, _ in m]
+    remove_from_hand(st, seat, cards)
+    _check_locks_in(st.locked[seat], melds)
+    if not st.hands[seat]:
+        raise IllegalAction("must_keep_discard", "keep a card to discard (or declare Ù)")
+    if candidate_melds(st.hands[seat], st.rules.meld):
+        raise IllegalAction("meld_left_in_hand", "show every meld you hold")
+    placed = [place_meld(st, m) for m in melds]
+    st.locked[seat] = []
+    st.shown[seat] = True
+    st.opened[seat] = bool(placed)
+    events.append({"type": "show", "seat": seat, "melds": [m.to_json() for m in placed]})
+
+
+def hand_complete(st: State) -> bool:
+    """PHOM-7: the hand ends after every player's fourth turn."""
+    return all(t >= LAST_TURN for t in st.turns)

@@ -1,0 +1,220 @@
+"""Handlers for moves on the table: meld, lay off, borrow, exchange a joker, declare, knock."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import phom, scoring
+from .actions import Borrow, Declare, Knock, LayOff, MeldAction, SwapJoker
+from .cards import JOKER
+from .errors import IllegalAction
+from .flow import (
+    Events,
+    after_table_move,
+    discardable,
+    finish,
+    go_out,
+    meld_at,
+    place_meld,
+    remove_from_hand,
+)
+from .melds import Entry, Meld, extend_meld, form_meld
+from .rules import GameRules
+from .state import State
+
+
+def check_may_lay_off(st: State, seat: int) -> None:
+    if st.rules.options.layoff_requires_meld and not st.opened[seat]:  # OPT-LAYOFF-1
+        raise IllegalAction("must_meld_first", "lay a meld of your own before laying off")
+    if st.rules.game.initial_meld and not st.opened[seat]:  # KALUKI-6, GERMAN-7
+        raise IllegalAction("must_meld_first", "make your initial meld before laying off")
+
+
+def _played_jokers(st: State, cards: list[str]) -> None:
+    """GERMAN-8: jokers put on the table count against the exchanged jokers still to play."""
+    st.jokers_to_play = max(0, st.jokers_to_play - cards.count(JOKER))
+
+
+def _lay_new_melds(st: State, seat: int, listed: tuple[tuple[Entry, ...], ...]) -> list[Meld]:
+    melds = [form_meld(m, st.rules.meld, owner=seat) for m in listed]
+    if st.rules.options.one_meld_per_turn and st.melds_this_turn + len(melds) > 1:
+        raise IllegalAction("one_meld_per_turn", "only one new meld per turn")  # OPT-ONEMELD-1
+    placed = [place_meld(st, meld) for meld in melds]
+    st.melds_this_turn += len(melds)
+    st.opened[seat] = True
+    st.tabled[seat] = True
+    st.acted = True
+    return placed
+
+
+def meld(st: State, seat: int, act: MeldAction, events: Events) -> None:
+    if not act.melds:
+        raise IllegalAction("invalid_meld", "list at least one meld")
+    cards = [c for m in act.melds for c, _ in m]
+    remove_from_hand(st, seat, cards)
+    opening = not st.opened[seat]
+    if opening and st.must_use is not None and st.must_use not in cards:
+        raise IllegalAction("must_use_taken_card",
+                            f"your opening must use the {st.must_use} you took")  # KALUKI-6
+    placed = _lay_new_melds(st, seat, act.melds)
+    st.must_use = None
+    minimum = st.rules.game.initial_meld
+    if minimum and opening:
+        points = sum(st.rules.game.meld_points(m) for m in placed)
+        if points < minimum:  # KALUKI-5, GERMAN-6
+            raise IllegalAction("initial_meld_too_low",
+                                f"your first meld must be worth {minimum}; this is {points}")
+    _played_jokers(st, cards)
+    events.append({"type": "meld", "seat": seat, "melds": [m.to_json() for m in placed]})
+    after_table_move(st, seat, events)
+
+
+def lay_off(st: State, seat: int, act: LayOff, events: Events) -> None:
+    if st.rules.game.phom:
+        phom.check_lay_off(st, seat, act.meld)
+    else:
+        check_may_lay_off(st, seat)
+    target = meld_at(st, act.meld)
+    cards = [c for c, _ in act.cards]
+    remove_from_hand(st, seat, cards)
+    entries = list(act.cards)
+    if st.rules.game.end_joker_moves:
+        target, entries = _move_end_joker(target, entries, st.rules)
+    st.melds[act.meld] = extend_meld(target, entries, st.rules.meld) if entries else target
+    st.tabled[seat] = True
+    st.acted = True
+    _played_jokers(st, cards)
+    events.append({"type": "lay_off", "seat": seat, "meld": act.meld, "cards": cards,
+                   "result": st.melds[act.meld].to_json()})
+    after_table_move(st, seat, events)
+
+
+def _move_end_joker(meld: Meld, entries: list[Entry],
+                    rules: GameRules) -> tuple[Meld, list[Entry]]:
+    """DOUBLE-6: the natural card an end joker stands for replaces it; the joker moves to the
+    other end of the run and stands for the next rank beyond it."""
+    if meld.kind != "run":
+        return meld, entries
+    for index, (card, designation) in enumerate(entries):
+        if designation is not None:
+            continue
+        ends = (0, len(meld.cards) - 1)
+        end = next((e for e in ends if meld.cards[e].is_wild
+                    and meld.cards[e].stands_for == card), None)
+        if end is None:
+            continue
+        joker = meld.cards[end].card
+        naturals = [(p.card, p.stands_for if p.is_wild else None) for p in meld.cards]
+        naturals[end] = (card, None)
+        listing = [(joker, None)] + naturals if end == len(meld.cards) - 1 else naturals + [
+            (joker, None)]
+        moved = form_meld(listing, rules.meld, owner=meld.owner)  # invalid past the ace
+        moved = Meld(moved.kind, moved.cards, meld.owner, moved.start, id=meld.id)
+        return moved, entries[:index] + entries[index + 1:]
+    return meld, entries
+
+
+def borrow(st: State, seat: int, act: Borrow, events: Events) -> None:
+    source = meld_at(st, act.meld)
+    if source.owner != seat and not st.rules.options.borrowing_any_meld:  # OPT-BORROW-1
+        raise IllegalAction("not_your_meld", "you may borrow only from a meld you laid")
+    st.melds[act.meld] = _without_card(source, act.card)
+    into = list(act.into)
+    position = next((i for i, (c, _) in enumerate(into) if c == act.card), None)
+    if position is None:
+        raise IllegalAction("invalid_meld", f"the new meld must include the borrowed {act.card}")
+    hand_part = into[:position] + into[position + 1:]
+    if len(hand_part) < 2:  # OPT-BORROW-3
+        raise IllegalAction("invalid_meld", "use the borrowed card with at least two of yours")
+    remove_from_hand(st, seat, [c for c, _ in hand_part])
+    _lay_new_melds(st, seat, (tuple(into),))
+    events.append({"type": "borrow", "seat": seat, "from": act.meld, "card": act.card,
+                   "meld": st.melds[-1].to_json()})
+    after_table_move(st, seat, events)
+
+
+def _without_card(meld: Meld, card: str) -> Meld:
+    """OPT-BORROW-2: the meld giving up ``card`` must stay valid (a run loses only an end)."""
+    codes = meld.codes
+    if card not in codes:
+        raise IllegalAction("card_not_in_meld", f"{card} is not in meld {meld.id}")
+    if len(codes) <= 3:
+        raise IllegalAction("cannot_borrow", "a meld of three cards cannot give up a card")
+    if meld.kind == "run":
+        if codes[0] == card:
+            return Meld("run", meld.cards[1:], meld.owner, meld.start + 1, id=meld.id)
+        if codes[-1] == card:
+            return Meld("run", meld.cards[:-1], meld.owner, meld.start, id=meld.id)
+        raise IllegalAction("cannot_borrow", "only an end card of a run may be borrowed")
+    index = codes.index(card)
+    return Meld("set", meld.cards[:index] + meld.cards[index + 1:], meld.owner, id=meld.id)
+
+
+def swap_joker(st: State, seat: int, act: SwapJoker, events: Events) -> None:
+    """KALUKI-7, GERMAN-8: put the natural card in the wild's place and take the wild."""
+    game = st.rules.game
+    if game.exchange_needs_opening and not st.opened[seat]:  # GERMAN-7
+        raise IllegalAction("must_meld_first", "make your initial meld before exchanging")
+    if not game.exchange_needs_opening and st.acted:  # KALUKI-7
+        raise IllegalAction("swap_too_late",
+                            "exchange jokers after drawing, before melding or laying off")
+    target = meld_at(st, act.meld)
+    index = next((i for i, p in enumerate(target.cards)
+                  if p.is_wild and p.stands_for == act.card), None)
+    if index is None:
+        raise IllegalAction("no_joker_for_card",
+                            f"no wild in meld {act.meld} stands for {act.card}")
+    remove_from_hand(st, seat, [act.card])
+    wild = target.cards[index]
+    cards = list(target.cards)
+    cards[index] = type(wild)(act.card, act.card)
+    st.melds[act.meld] = Meld(target.kind, tuple(cards), target.owner, target.start,
+                              id=target.id)
+    st.hands[seat].append(wild.card)
+    if game.joker_must_be_played:
+        st.jokers_to_play += 1
+    events.append({"type": "swap_joker", "seat": seat, "meld": act.meld, "card": act.card})
+
+
+def declare(st: State, seat: int, act: Declare, events: Events) -> None:
+    """OPT-COMPLETE-1, BOAT-5, CONT-6, QUEEN-2, PHOM-8, NOWRANG-6: the whole hand at once."""
+    rules = st.rules
+    if act.discard is None and rules.mandatory_discard:
+        raise IllegalAction("must_keep_discard", "declare with a discard")
+    cards = [c for m in act.melds for c, _ in m]
+    expected = Counter(st.hands[seat])
+    if act.discard is not None:
+        if act.discard not in discardable(st, seat):
+            raise IllegalAction("cannot_discard_taken_card" if act.discard in expected
+                                else "card_not_in_hand", f"you cannot discard {act.discard}")
+        expected[act.discard] -= 1
+    if Counter(cards) != +expected:
+        raise IllegalAction("declare_incomplete",
+                            "the declared melds must hold every card of your hand")
+    sizes = sorted((len(m) for m in act.melds), reverse=True)
+    patterns = rules.game.declare_sizes
+    if patterns and tuple(sizes) not in patterns:
+        raise IllegalAction("wrong_pattern", "declare melds of the sizes "
+                            + " or ".join("-".join(map(str, p)) for p in patterns))
+    melds = [form_meld(m, rules.meld, owner=seat) for m in act.melds]
+    if rules.game.phom:
+        phom.check_declared_locks(st, seat, melds)
+    placed = [place_meld(st, m) for m in melds]
+    remove_from_hand(st, seat, cards)
+    events.append({"type": "declare", "seat": seat, "melds": [m.to_json() for m in placed],
+                   "discard": act.discard})
+    if act.discard is not None:
+        remove_from_hand(st, seat, [act.discard])
+        st.discard.append(act.discard)
+    go_out(st, seat, events)
+
+
+def knock(st: State, seat: int, act: Knock, events: Events) -> None:
+    """KNOCK-4: discard and end the hand at once."""
+    if act.discard in st.hands[seat] and act.discard not in discardable(st, seat):
+        raise IllegalAction("cannot_discard_taken_card",
+                            f"{act.discard} was taken from the discard pile this turn")
+    remove_from_hand(st, seat, [act.discard])
+    st.discard.append(act.discard)
+    events.append({"type": "knock", "seat": seat, "discard": act.discard})
+    finish(st, scoring.knock_result(st, seat), events)
