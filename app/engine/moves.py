@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import Action, Borrow, CallRummy, Declare, Discard, Draw, LayOff, MeldAction
+from .cards import parse_entry
 from .game import allowed_types, is_legal
 from .solver import arrange_all, candidate_melds
 from .state import Phase, State
@@ -83,9 +84,9 @@ def _declarations(st: State, hand: list[str]) -> Iterator[Action]:
     found = arrange_all(hand, st.rules.meld, leave_one=True)
     if found is not None:
         melds, discard = found
-        yield Declare(tuple(tuple((c, None) for c in m) for m in melds), discard)
+        yield Declare(tuple(tuple(parse_entry(c) for c in m) for m in melds), discard)
     if st.rules.mandatory_discard:
         return
     whole = arrange_all(hand, st.rules.meld, leave_one=False)
     if whole is not None:
-        yield Declare(tuple(tuple((c, None) for c in m) for m in whole[0]), None)
+        yield Declare(tuple(tuple(parse_entry(c) for c in m) for m in whole[0]), None)
