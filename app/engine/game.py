@@ -186,8 +186,10 @@ def _draw(st: State, seat: int, act: Draw, events: Events) -> None:
     else:
         _draw_discard(st, seat, act, events)
     st.drawn += 1
-    boat_second = first and act.source == "discard" and st.rules.game.draw_two_from_discard
-    st.phase = Phase.DRAW_SECOND if boat_second else Phase.PLAY  # BOAT-2
+    # BOAT-2: a second card after the discard, if any card is left to take (Resolution).
+    boat_second = (first and act.source == "discard" and st.rules.game.draw_two_from_discard
+                   and (st.stock or st.discard))
+    st.phase = Phase.DRAW_SECOND if boat_second else Phase.PLAY
 
 
 def _draw_stock(st: State, seat: int, events: Events) -> None:

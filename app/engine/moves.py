@@ -1,7 +1,9 @@
 """Enumerating legal moves for clients, bots and tests, from the one source of legality.
 
-``legal_actions`` proposes candidates (every draw and discard, each single meld, lay-off and
-borrow found in the hand, a whole-hand declaration, every call) and keeps those that
+``legal_actions`` proposes candidates — every draw, discard and knock; each meld the hand holds
+(and the best arrangement's melds together, for initial-meld minimums); every lay-off of one
+card, wilds designated at each open place; joker exchanges; borrows; whole-hand declarations
+and Phom shows from the solver; every call — and keeps those that
 :func:`app.engine.game.is_legal` accepts, so it can never disagree with ``apply``.
 """
 
@@ -9,11 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .actions import Action, Borrow, CallRummy, Declare, Discard, Draw, LayOff, MeldAction
-from .cards import parse_entry
+from . import phom
+from .actions import (
+    Action,
+    Borrow,
+    CallRummy,
+    Declare,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    MeldAction,
+    Show,
+    SwapJoker,
+)
+from .cards import SUITS, make_code, parse_entry
+from .flow import discardable
 from .game import allowed_types, is_legal
-from .solver import arrange_all, candidate_melds
+from .melds import Entry, Meld, MeldRules, run_values
+from .opening import opening_with
+from .solver import Listed, best_arrangement, candidate_melds, whole_hand
 from .state import Phase, State
+
+_PLAY_ORDER = ("meld", "lay_off", "borrow", "swap_joker", "show", "declare", "knock", "discard")
 
 
 def legal_types(st: State, seat: int) -> list[str]:
@@ -35,12 +55,19 @@ def legal_types(st: State, seat: int) -> list[str]:
     return types
 
 
-_PLAY_ORDER = ("meld", "lay_off", "borrow", "swap_joker", "show", "declare", "knock", "discard")
-
-
 def legal_actions(st: State, seat: int) -> list[Action]:
     """Concrete legal actions for ``seat`` (a representative set of table moves)."""
-    return [a for a in _candidates(st, seat) if is_legal(st, seat, a)]
+    seen: set[Action] = set()
+    out: list[Action] = []
+    for action in _candidates(st, seat):
+        if action not in seen and is_legal(st, seat, action):
+            seen.add(action)
+            out.append(action)
+    return out
+
+
+def _entries(listed: Listed) -> tuple[Entry, ...]:
+    return tuple(parse_entry(c) for c in listed)
 
 
 def _candidates(st: State, seat: int) -> Iterator[Action]:
@@ -56,20 +83,55 @@ def _candidates(st: State, seat: int) -> Iterator[Action]:
             yield from (Draw("discard", c) for c in sorted(set(st.discard)))
         elif st.discard:
             yield Draw("discard")
+    if "declare" in types:
+        yield from _declarations(st, seat, hand)
     if st.phase is not Phase.PLAY and st.phase is not Phase.OPENING:
         return
+    rules = st.rules.meld
     if "meld" in types:
-        for meld in candidate_melds(hand, st.rules.meld):
-            yield MeldAction((tuple((c, None) for c in meld),))
-        for index in range(len(st.melds)):
+        best = best_arrangement(hand, rules, st.rules.values.of).melds
+        if st.must_use is not None:  # KALUKI-6: the opening that uses the taken card
+            rest = list(hand)
+            rest.remove(st.must_use)
+            best = opening_with(rest, st.must_use, st.rules) or best
+        if best:
+            yield MeldAction(tuple(_entries(m) for m in best))
+        for meld in [*best, *candidate_melds(hand, rules)]:
+            yield MeldAction((_entries(meld),))
+    if "swap_joker" in types:
+        for index, meld in enumerate(st.melds):
+            for placed in meld.cards:
+                if placed.is_wild and placed.stands_for in hand:
+                    yield SwapJoker(index, placed.stands_for)
+    if "show" in types:
+        yield from _shows(st, seat, hand)
+    if "lay_off" in types:
+        for index, meld in enumerate(st.melds):
             for card in sorted(set(hand)):
-                yield LayOff(index, ((card, None),))
+                for entry in _placements(card, meld, rules):
+                    yield LayOff(index, (entry,))
     if "borrow" in types:
         yield from _borrows(st, hand)
-    if "declare" in types:
-        yield from _declarations(st, hand)
+    if "knock" in types:
+        yield from (Knock(c) for c in discardable(st, seat))
     for card in sorted(set(hand)):
         yield Discard(card)
+
+
+def _placements(card: str, meld: Meld, rules: MeldRules) -> list[Entry]:
+    """A card laid off as it is, or a wild designated at each place it could fill."""
+    if card not in rules.wilds:
+        return [(card, None)]
+    if meld.kind == "set":
+        rank = meld.cards[0].stands_for
+        return [(card, make_code(int(_rank_value(rank)), s)) for s in SUITS]
+    first, last = run_values(meld)
+    suit = meld.cards[0].stands_for[1]
+    return [(card, None), (card, make_code(first - 1, suit)), (card, make_code(last + 1, suit))]
+
+
+def _rank_value(code: str) -> int:
+    return "A23456789TJQK".index(code[0]) + 1
 
 
 def _borrows(st: State, hand: list[str]) -> Iterator[Action]:
@@ -80,13 +142,31 @@ def _borrows(st: State, hand: list[str]) -> Iterator[Action]:
                     yield Borrow(index, card, tuple((c, None) for c in new))
 
 
-def _declarations(st: State, hand: list[str]) -> Iterator[Action]:
-    found = arrange_all(hand, st.rules.meld, leave_one=True)
-    if found is not None:
-        melds, discard = found
-        yield Declare(tuple(tuple(parse_entry(c) for c in m) for m in melds), discard)
-    if st.rules.mandatory_discard:
-        return
-    whole = arrange_all(hand, st.rules.meld, leave_one=False)
-    if whole is not None:
-        yield Declare(tuple(tuple(parse_entry(c) for c in m) for m in whole[0]), None)
+def _declarations(st: State, seat: int, hand: list[str]) -> Iterator[Action]:
+    rules = st.rules
+    sizes = [list(p) for p in rules.game.declare_sizes] or None
+    may = set(discardable(st, seat))
+    for leave_one in (True, False):
+        if not leave_one and rules.mandatory_discard:
+            continue
+        found = whole_hand(hand, rules.meld, leave_one=leave_one, sizes=sizes,
+                           may_discard=may.__contains__)
+        if found is not None:
+            melds, discard = found
+            yield Declare(tuple(_entries(m) for m in melds), discard)
+
+
+def _shows(st: State, seat: int, hand: list[str]) -> Iterator[Action]:
+    """PHOM-9: the best arrangement, or the locked cards' melds plus the best of the rest."""
+    rules = st.rules.meld
+    value = st.rules.values.of
+    yield Show(tuple(_entries(m) for m in best_arrangement(hand, rules, value).melds))
+    locked = phom.lock_melds(hand, st.locked[seat], rules)
+    if locked:
+        rest = list(hand)
+        for meld in locked:
+            for card in meld:
+                rest.remove(card)
+        extra = best_arrangement(rest, rules, value).melds
+        yield Show(tuple(_entries(m) for m in [*locked, *extra]))
+    yield Show(())

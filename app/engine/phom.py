@@ -21,18 +21,26 @@ def _small_melds(cards: list[str], rules: MeldRules) -> list[tuple[str, ...]]:
 
 def locks_hold(hand: list[str], locked: list[str], rules: MeldRules) -> bool:
     """PHOM-6: disjoint melds in ``hand`` hold every locked card, never two in one meld."""
-    melds = _small_melds(hand, rules)
-    return _cover(sorted(locked), Counter(hand), melds, set(locked))
+    return lock_melds(hand, locked, rules) is not None
+
+
+def lock_melds(hand: list[str], locked: list[str],
+               rules: MeldRules) -> list[tuple[str, ...]] | None:
+    """Disjoint three-card melds holding each locked card once (PHOM-6), or None."""
+    return _cover(sorted(locked), Counter(hand), _small_melds(hand, rules), set(locked))
 
 
 def _cover(todo: list[str], left: Counter[str], melds: list[tuple[str, ...]],
-           locked: set[str]) -> bool:
+           locked: set[str]) -> list[tuple[str, ...]] | None:
     if not todo:
-        return True
+        return []
     card, rest = todo[0], todo[1:]
-    return any(card in meld and len(locked.intersection(meld)) == 1
-               and not Counter(meld) - left and _cover(rest, left - Counter(meld), melds, locked)
-               for meld in melds)
+    for meld in melds:
+        if card in meld and len(locked.intersection(meld)) == 1 and not Counter(meld) - left:
+            found = _cover(rest, left - Counter(meld), melds, locked)
+            if found is not None:
+                return [meld, *found]
+    return None
 
 
 def check_take(st: State, seat: int, card: str) -> None:

@@ -26,6 +26,11 @@ def player_view(st: State, seat: int | None) -> dict[str, Any]:
         "discard": list(st.discard),
         "melds": [m.to_json() for m in st.melds],
         "known": [list(k) for k in st.known],
+        "locked": [list(k) for k in st.locked],
+        "opened": list(st.opened),
+        "shown": list(st.shown),
+        "turns": list(st.turns),
+        "hand_scores": list(st.hand_scores),
         "totals": list(st.totals),
         "hand_over": st.hand_over,
         "game_over": st.game_over,
@@ -33,10 +38,16 @@ def player_view(st: State, seat: int | None) -> dict[str, Any]:
         "results": [r.to_json() for r in st.results],
         "revealed": [list(h) for h in revealed],
         "call_window": _call_view(st, seat),
-        "taken_this_turn": list(st.taken) if st.turn == seat else [],
+        "turn_state": _turn_state(st),
         "legal": legal_types(st, seat) if seat is not None else [],
     }
     return view
+
+
+def _turn_state(st: State) -> dict[str, Any]:
+    """This turn's public bookkeeping: what was taken, drawn, melded and still owed."""
+    return {"taken": list(st.taken), "drawn": st.drawn, "melds": st.melds_this_turn,
+            "acted": st.acted, "must_use": st.must_use, "jokers_to_play": st.jokers_to_play}
 
 
 def _call_view(st: State, seat: int | None) -> dict[str, Any] | None:
