@@ -96,8 +96,8 @@ def _candidates(st: State, seat: int) -> Iterator[Action]:
             best = opening_with(rest, st.must_use, st.rules) or best
         if best:
             yield MeldAction(tuple(_entries(m) for m in best))
-        for meld in [*best, *candidate_melds(hand, rules)]:
-            yield MeldAction((_entries(meld),))
+        for listed in [*best, *candidate_melds(hand, rules)]:
+            yield MeldAction((_entries(listed),))
     if "swap_joker" in types:
         for index, meld in enumerate(st.melds):
             for placed in meld.cards:
