@@ -38,38 +38,56 @@ def went_out_result(st: State, winner: int, doubled: bool) -> HandResult:
     """The hand ended because ``winner`` went out or declared; score it by the game's rule."""
     rules = st.rules
     kind = rules.game.scoring
-    detail: dict[str, Any] = {}
-    scores = [0] * st.players
+    if kind is Scoring.PHOM and not rules.options.each_hand_own_game:
+        return _phom_u(st, winner)
     others = [s for s in range(st.players) if s != winner]
-    if kind is Scoring.WINNER_TAKES_HANDS:
-        points = sum(hand_count(st.hands[s], rules) for s in others)
-        scores[winner] = points * 2 if doubled else points  # STD-13, OPT-HIDDEN-2
-        if doubled:
-            detail["going_rummy"] = True
-    elif kind is Scoring.WINNER_TAKES_DEADWOOD:  # BOAT-6
+    detail: dict[str, Any] = {}
+    owed: dict[int, int] = {}  # what each other player owes the winner
+    if kind is Scoring.WINNER_TAKES_DEADWOOD:  # BOAT-6
         arrangements = {}
         for s in others:
-            count, arrangement = _deadwood(st.hands[s], rules)
-            scores[winner] += count
-            arrangements[s] = arrangement
+            owed[s], arrangements[s] = _deadwood(st.hands[s], rules)
         detail["arrangements"] = arrangements
     elif kind is Scoring.QUEEN_CITY:  # QUEEN-3
         own = sum(rules.values.of(p.stands_for) for m in st.melds if m.owner == winner
                   for p in m.cards)
-        scores[winner] = own * len(others)
-    elif kind is Scoring.CONTINENTAL:
+        owed = dict.fromkeys(others, own)
+    elif kind is Scoring.CONTINENTAL:  # CONT-7
         pay, detail = _continental_payment(st, winner)
-        for s in others:
-            scores[s] = -pay
-        scores[winner] = pay * len(others)
-    elif kind is Scoring.PENALTY:  # GERMAN-11
-        for s in others:
-            scores[s] = hand_count(st.hands[s], rules)
-    elif kind is Scoring.PHOM:
-        scores, detail = _phom_u(st, winner)
+        owed = dict.fromkeys(others, pay)
+    else:  # STD-13, KALUKI-8, DOUBLE-7, GERMAN-11: the cards left in each hand
+        owed = {s: hand_count(st.hands[s], rules) * (2 if doubled else 1) for s in others}
+        if doubled:  # OPT-HIDDEN-2
+            detail["going_rummy"] = True
     if rules.options.each_hand_own_game or kind is Scoring.TALLY:  # OPT-WIN-2, NOWRANG-7
-        scores = _tally(st, winner)
-    return HandResult(winner, "went_out", tuple(scores), _revealed(st), detail)
+        owed = dict.fromkeys(others, 1)
+        kind = Scoring.TALLY
+    scores = [0] * st.players
+    if kind is Scoring.PENALTY:  # GERMAN-11: the losers' totals rise
+        for s, points in owed.items():
+            scores[s] = points
+    else:
+        scores[winner] = 1 if kind is Scoring.TALLY else sum(owed.values())
+        if kind is Scoring.CONTINENTAL:  # zero-sum
+            for s, points in owed.items():
+                scores[s] = -points
+    payments = tuple((s, winner, p) for s, p in owed.items() if p > 0)
+    return HandResult(winner, "went_out", tuple(scores), _revealed(st), detail, payments)
+
+
+def _net_payments(scores: list[int] | tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """Who pays whom for zero-sum score changes: losers pay winners in seat order."""
+    debts = [[s, -v] for s, v in enumerate(scores) if v < 0]
+    credits = [[s, v] for s, v in enumerate(scores) if v > 0]
+    payments = []
+    for debt in debts:
+        for credit in credits:
+            amount = min(debt[1], credit[1])
+            if amount > 0:
+                payments.append((debt[0], credit[0], amount))
+                debt[1] -= amount
+                credit[1] -= amount
+    return tuple(payments)
 
 
 def _continental_payment(st: State, winner: int) -> tuple[int, dict[str, Any]]:
@@ -91,7 +109,7 @@ def _continental_payment(st: State, winner: int) -> tuple[int, dict[str, Any]]:
     return sum(items.values()), {"payment": items}
 
 
-def _phom_u(st: State, winner: int) -> tuple[list[int], dict[str, Any]]:
+def _phom_u(st: State, winner: int) -> HandResult:
     """PHOM-8, PHOM-14: Ù is paid 12 (ten cards melded) or 6 by every other player."""
     melded = sum(len(m.cards) for m in st.melds if m.owner == winner)
     amount = 12 if melded == 10 else 6
@@ -106,7 +124,8 @@ def _phom_u(st: State, winner: int) -> tuple[list[int], dict[str, Any]]:
             if s != winner:
                 scores[s] -= amount
                 scores[winner] += amount
-    return scores, {"u": amount}
+    return HandResult(winner, "went_out", tuple(scores), _revealed(st), {"u": amount},
+                      _net_payments(scores))
 
 
 def phom_result(st: State) -> HandResult:
@@ -129,7 +148,7 @@ def phom_result(st: State) -> HandResult:
             scores[seat] -= 4
             scores[winner] += 4
     return HandResult(winner, "showdown", tuple(scores), _revealed(st),
-                      {"trash": trash, "mom": mom})
+                      {"trash": trash, "mom": mom}, _net_payments(scores))
 
 
 def knock_result(st: State, knocker: int) -> HandResult:
@@ -158,10 +177,21 @@ def knock_result(st: State, knocker: int) -> HandResult:
     for seat in winners:
         scores[seat] += pot // len(winners)
     winner = winners[0] if len(winners) == 1 else None
+    owed = {s: counts[s] - low + (25 if low == 0 else 0) for s in range(n) if s not in winners}
+    if counts[knocker] > low:
+        owed[knocker] += 10
     if rules.options.each_hand_own_game:
         scores = _tally(st, winner)
+        owed = {s: 1 for s in range(n) if s != winner} if winner is not None else {}
     return HandResult(winner, "knock", tuple(scores), _revealed(st),
-                      {"counts": counts, "knocker": knocker, "arrangements": arrangements})
+                      {"counts": counts, "knocker": knocker, "arrangements": arrangements},
+                      _split(owed, winners))
+
+
+def _split(owed: dict[int, int], winners: list[int]) -> tuple[tuple[int, int, int], ...]:
+    """Each payer's debt split among joint winners by integer division (remainder lost)."""
+    return tuple((s, w, points // len(winners)) for s, points in owed.items()
+                 for w in winners if points // len(winners) > 0)
 
 
 def block_result(st: State, ender: int) -> HandResult:
@@ -172,13 +202,15 @@ def block_result(st: State, ender: int) -> HandResult:
     pot = sum(c - low for c in counts)
     single = winners[0] if len(winners) == 1 else None
     scores = [0] * st.players
+    owed = {s: c - low for s, c in enumerate(counts) if s not in winners}
     if st.rules.options.each_hand_own_game:
         scores = _tally(st, single)
+        owed = {s: 1 for s in range(st.players) if s != single} if single is not None else {}
     else:
         for seat in winners:
             scores[seat] = pot // len(winners)
     return HandResult(single, "blocked", tuple(scores), _revealed(st),
-                      {"counts": counts, "ended_by": ender})
+                      {"counts": counts, "ended_by": ender}, _split(owed, winners))
 
 
 def game_result(st: State, result: HandResult) -> tuple[bool, int | None]:

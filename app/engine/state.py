@@ -36,11 +36,13 @@ class HandResult:
     scores: tuple[int, ...]
     revealed: tuple[tuple[str, ...], ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)
+    # Who pays whom, in points, for chip settlement: (payer, payee, points).
+    payments: tuple[tuple[int, int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"ended": True, "winner": self.winner, "reason": self.reason,
                 "scores": list(self.scores), "revealed": [list(h) for h in self.revealed],
-                **self.detail}
+                "payments": [list(p) for p in self.payments], **self.detail}
 
 
 @dataclass(slots=True)
