@@ -125,7 +125,10 @@ def _check_wild_count(naturals: int, wilds: int, rules: MeldRules, listing: str)
 
 def _form_set(entries: Sequence[Entry], wild: list[bool], rules: MeldRules, owner: int,
               listing: str) -> Meld:
-    rank = next(rank_of(c) for (c, _), w in zip(entries, wild) if not w)
+    naturals = [c for (c, _), w in zip(entries, wild) if not w]
+    rank = rank_of(naturals[0])
+    if any(rank_of(c) != rank for c in naturals):
+        raise _bad(f"a set is all of one rank: {listing}")
     if rules.set_max is not None and len(entries) > rules.set_max:
         raise _bad(f"a set has at most {rules.set_max} cards: {listing}")
     used: list[str] = []

@@ -1,37 +1,127 @@
-"""KALUKI-6: whether a discard may be taken before the initial meld, and the opening it allows."""
+"""Initial melds (KALUKI-5/6, GERMAN-6): the most valuable opening a hand can lay.
+
+``opening_with`` searches the melds a hand can form — wild cards designated at every place they
+could stand — for disjoint melds worth the game's minimum, optionally using a given card (a
+discard taken before opening, KALUKI-6). Values are the game's initial-meld values, so a joker
+counts as the card it stands for (an ace at the top of a run is worth more than one below 2).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
 
-from . import solver
-from .cards import JOKER, parse_entry
-from .melds import form_meld
+from .cards import JOKER, SUITS, make_code, parse_entry, rank_of
+from .errors import IllegalAction
+from .melds import AceModel, MeldRules, form_meld
 from .rules import GameRules
+from .solver import Listed
 
 
-def opening_with(hand: list[str], card: str, rules: GameRules) -> tuple[solver.Listed, ...] | None:
-    """Melds from ``hand`` plus ``card`` that use ``card`` and reach the initial-meld minimum.
+@dataclass(frozen=True)
+class _Option:
+    listing: Listed
+    used: Counter[str]
+    points: int
 
-    The solver keeps ``card`` in a meld whenever it can (it weighs far more than any other
-    card) and otherwise keeps the most valuable cards melded; the melds are then valued by the
-    game's initial-meld values (KALUKI-5).
-    """
-    cards = [*hand, card]
 
-    def weight(code: str) -> int:
-        if code == card:
-            return 1000
-        return 15 if code == JOKER else rules.values.of(code)
-
-    best = solver.best_arrangement(cards, rules.meld, weight)
-    if Counter(best.deadwood)[card] >= Counter(cards)[card]:
-        return None
-    melds = [form_meld([parse_entry(x) for x in m], rules.meld) for m in best.melds]
-    if sum(rules.game.meld_points(m) for m in melds) < rules.game.initial_meld:
-        return None
-    return best.melds
+def opening_with(hand: list[str], card: str | None, rules: GameRules) -> tuple[Listed, ...] | None:
+    """Disjoint melds from ``hand`` (plus ``card``, which they must use) worth the minimum."""
+    cards = [*hand, card] if card is not None else list(hand)
+    options = sorted(_options(cards, rules), key=lambda o: -o.points)
+    need = rules.game.initial_meld
+    pool = Counter(cards)
+    firsts = [o for o in options if card is None or o.used[card] > 0]
+    for first in firsts:
+        if first.used - pool:
+            continue
+        rest = _reach(pool - first.used, options, need - first.points, 0, rules)
+        if rest is not None:
+            return (first.listing, *rest)
+    return None
 
 
 def can_open_with(hand: list[str], card: str, rules: GameRules) -> bool:
     return opening_with(hand, card, rules) is not None
+
+
+def _reach(left: Counter[str], options: list[_Option], need: int, start: int,
+           rules: GameRules) -> tuple[Listed, ...] | None:
+    if need <= 0:
+        return ()
+    if _bound(left, rules) < need:
+        return None
+    for i in range(start, len(options)):
+        option = options[i]
+        if option.used - left:
+            continue
+        rest = _reach(left - option.used, options, need - option.points, i + 1, rules)
+        if rest is not None:
+            return (option.listing, *rest)
+    return None
+
+
+def _bound(left: Counter[str], rules: GameRules) -> int:
+    """No melds from ``left`` can be worth more than this."""
+    top = max(rules.values.of(make_code(1, "S")), 10)
+    return sum(k * (top if c == JOKER else rules.values.of(c)) for c, k in left.items())
+
+
+def _options(cards: list[str], rules: GameRules) -> list[_Option]:
+    meld_rules = rules.meld
+    wilds = sum(1 for c in cards if c == JOKER)
+    listings = list(_set_listings(cards, meld_rules, wilds)) + list(
+        _run_listings(cards, meld_rules, wilds))
+    options = []
+    for listing in listings:
+        try:
+            meld = form_meld([parse_entry(x) for x in listing], meld_rules)
+        except IllegalAction:
+            continue
+        used = Counter(x.split(":")[0] for x in listing)
+        options.append(_Option(listing, used, rules.game.meld_points(meld)))
+    return options
+
+
+def _set_listings(cards: list[str], rules: MeldRules, wilds: int) -> list[Listed]:
+    if not rules.sets:
+        return []
+    out: list[Listed] = []
+    limit = rules.set_max or 4
+    for rank in range(1, 14):
+        suits = sorted({c[1] for c in cards if c != JOKER and rank_of(c) == rank})
+        for k in range(1, len(suits) + 1):
+            for chosen in combinations(suits, k):
+                missing = [s for s in SUITS if s not in chosen]
+                for j in range(0, min(wilds, limit - k) + 1):
+                    if 3 <= k + j <= limit and j <= len(missing):
+                        naturals = tuple(make_code(rank, s) for s in chosen)
+                        out.append(naturals + tuple(f"{JOKER}:{make_code(rank, s)}"
+                                                    for s in missing[:j]))
+    return out
+
+
+def _run_listings(cards: list[str], rules: MeldRules, wilds: int) -> list[Listed]:
+    if not rules.runs:
+        return []
+    present = set(cards)
+    low, high = {AceModel.LOW: (1, 13), AceModel.HIGH_ONLY: (2, 14),
+                 AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (1, 13)}[rules.ace]
+    out: list[Listed] = []
+    for suit in SUITS:
+        for start in range(low, high - 1):
+            listing: list[str] = []
+            jokers = 0
+            for value in range(start, min(high, start + 12) + 1):
+                code = make_code(value, suit)
+                if code in present:
+                    listing.append(code)
+                else:
+                    jokers += 1
+                    if jokers > wilds:
+                        break
+                    listing.append(f"{JOKER}:{code}")
+                if len(listing) >= 3 and jokers < len(listing):
+                    out.append(tuple(listing))
+    return out

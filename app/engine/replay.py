@@ -34,7 +34,7 @@ def run_replay(log: object) -> dict[str, Any]:
         if rejected is not None:
             summaries.append(hand_summary(st, h))
             break
-        st = _settle_calls(st)
+        st = settle_calls(st)
         summaries.append(hand_summary(st, h))
     return {
         "ok": rejected is None, "rejected": rejected, "hands": summaries,
@@ -43,7 +43,7 @@ def run_replay(log: object) -> dict[str, Any]:
     }
 
 
-def _settle_calls(st: State) -> State:
+def settle_calls(st: State) -> State:
     """A log's calls end its hand's actions: the window closes there (OPT-CALL-4), so that a
     hand won by a call ends before the next hand or the end of the log."""
     if st.call is not None and st.call.calls:
