@@ -29,6 +29,9 @@ from .rules import GameRules
 from .state import CallWindow, Phase, State
 
 Handler = Callable[[State, int, Any, Events], None]
+# Resolution (not in RULES.md): once the stock has been rebuilt this often in one hand, the next
+# time it runs out the hand ends with no winner, so that no hand can go on for ever.
+MAX_RESTOCKS = 5
 
 
 def new_match(rules: GameRules) -> State:
@@ -74,6 +77,7 @@ def start_hand(st: State, deal: Deal, dealer: int) -> State:
     new.known = [[] for _ in range(n)]
     new.locked = [[] for _ in range(n)]
     new.call = None
+    new.restocks = 0
     new.turn = (dealer + 1) % n  # STD-4: the dealer's left plays first
     reset_turn(new)
     new.phase = Phase.DRAW if st.rules.game.upcard else Phase.OPENING
@@ -182,6 +186,9 @@ def _draw(st: State, seat: int, act: Draw, events: Events) -> None:
             events.append({"type": "block", "seat": seat})
             finish(st, scoring.block_result(st, seat), events)
             return
+        if not st.stock and st.restocks >= MAX_RESTOCKS:  # a hand nobody can finish
+            finish(st, scoring.exhausted_result(st), events)
+            return
         _draw_stock(st, seat, events)
     else:
         _draw_discard(st, seat, act, events)
@@ -207,6 +214,7 @@ def _restock(st: State, events: Events) -> None:
         raise IllegalAction("stock_empty", "the stock is empty; take the discard")
     st.stock = st.discard[:-1]
     st.discard = st.discard[-1:]
+    st.restocks += 1
     events.append({"type": "restock", "stock_count": len(st.stock)})
 
 

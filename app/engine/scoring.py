@@ -194,6 +194,11 @@ def _split(owed: dict[int, int], winners: list[int]) -> tuple[tuple[int, int, in
                  for w in winners if points // len(winners) > 0)
 
 
+def exhausted_result(st: State) -> HandResult:
+    """A hand ended because the stock ran out too often: no winner, no score."""
+    return HandResult(None, "exhausted", tuple([0] * st.players), _revealed(st))
+
+
 def block_result(st: State, ender: int) -> HandResult:
     """OPT-BLOCK-3/4: the lowest count wins the differences; tied winners split, remainder lost."""
     counts = [hand_count(h, st.rules) for h in st.hands]

@@ -84,6 +84,7 @@ class State:
     shown: list[bool] = field(default_factory=list)     # PHOM-9: has shown on the fourth turn
     takes: list[int] = field(default_factory=list)      # PHOM-14: predecessor's discards taken
     hand_scores: list[int] = field(default_factory=list)  # PHOM-14: chips paid during the hand
+    restocks: int = 0                                   # GEN-13 rebuilds this hand
     call: CallWindow | None = None
     seq: int = 0                                        # actions applied in the match
 

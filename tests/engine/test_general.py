@@ -11,7 +11,7 @@ import pytest
 from app.engine.cards import JOKER, Card, Placed, standard_pack
 from app.engine.deal import shuffled_deal
 from app.engine.errors import IllegalAction
-from app.engine.game import apply, new_match, next_dealer
+from app.engine.game import MAX_RESTOCKS, apply, new_match, next_dealer
 from app.engine.games import match_rules
 from app.engine.melds import AceModel, Meld, MeldRules, extend_meld, form_meld
 from app.engine.state import Phase, State
@@ -722,3 +722,20 @@ def test_gen16_card_values_table():
     assert match_rules("standard", {"around_the_corner": True}, 2).values.of("AS") == 11
     counting = match_rules("standard", {"card_count_scoring": True}, 2).values
     assert [counting.of(c) for c in ("AS", "KS", "JK")] == [1, 1, 2]
+
+
+def test_gen13_resolution_hand_ends_after_too_many_restocks() -> None:
+    """GEN-13 resolution (docs/engine.md): after MAX_RESTOCKS rebuilds the hand is exhausted."""
+    st = stacked("standard", [["AS", "2S", "3S", "KD", "KC", "KH", "9C"],
+                              ["5H", "5D", "7C", "8C", "9D", "TD", "JD"],
+                              ["2H", "3H", "4H", "6C", "6D", "QS", "QH"]], discard=["5C"])
+    # Seat 1 is to draw with the stock empty and a long discard pile behind the upcard.
+    st.discard = st.stock[:-1] + st.discard
+    st.stock = []
+    rebuilt = act(st, 1, {"type": "draw", "source": "stock"})
+    assert rebuilt.restocks == 1 and not rebuilt.hand_over  # an ordinary GEN-13 rebuild
+    st.restocks = MAX_RESTOCKS
+    ended = act(st, 1, {"type": "draw", "source": "stock"})
+    assert ended.hand_over and ended.results[-1].reason == "exhausted"
+    assert ended.results[-1].winner is None and ended.results[-1].scores == (0, 0, 0)
+    rejected(ended, 2, {"type": "draw", "source": "stock"}, "hand_over")

@@ -107,7 +107,7 @@ class Invariants:
         n = after.players
         if after.hand_over:
             assert len(after.results) == len(before.results) + 1, where
-            assert after.results[-1].reason in ("went_out", "blocked"), where
+            assert after.results[-1].reason in ("went_out", "blocked", "exhausted"), where
             assert after.turn is None, where
         else:
             assert len(after.results) == len(before.results), where
