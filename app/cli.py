@@ -18,15 +18,75 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
 
+    commands.add_parser("migrate", help="apply pending database migrations and exit")
+
+    admin = commands.add_parser("create-admin", help="create an admin (or promote a player)")
+    admin.add_argument("username", metavar="USERNAME")
+    admin.add_argument("--password", required=True, metavar="PASSWORD")
+
     replay = commands.add_parser("replay", help="replay a match log and print the result as JSON")
     replay.add_argument("file", metavar="FILE", help="match log path, or - for standard input")
     return parser
 
 
+def _database_url() -> str:
+    from app.settings import get_settings
+
+    return get_settings().database_url
+
+
+def _redact(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def migrate() -> int:
+    """Apply pending migrations; print the database's revision."""
+    from app.db.migrate import upgrade
+
+    url = _database_url()
+    revision = upgrade(url)
+    print(f"migrate: {_redact(url)} is at revision {revision}")
+    return 0
+
+
+def create_admin(username: str, password: str) -> int:
+    """Create an admin account, or make an existing player an admin (after migrating)."""
+    import asyncio
+
+    from app.db.migrate import upgrade
+    from app.db.session import make_engine, make_sessionmaker
+    from app.services.accounts import AccountError
+    from app.services.accounts import create_admin as make_admin
+
+    url = _database_url()
+    upgrade(url)
+
+    async def run() -> str:
+        engine = make_engine(url)
+        try:
+            async with make_sessionmaker(engine)() as session, session.begin():
+                return (await make_admin(session, username, password)).id
+        finally:
+            await engine.dispose()
+
+    try:
+        player_id = asyncio.run(run())
+    except AccountError as exc:
+        print(f"create-admin: {exc}", file=sys.stderr)
+        return 1
+    print(f"create-admin: {username} is an admin (player {player_id})")
+    return 0
+
+
 def serve(host: str, port: int) -> int:
-    """Serve the app until interrupted."""
+    """Apply pending migrations, then serve the app until interrupted."""
     import uvicorn
 
+    from app.db.migrate import upgrade
+
+    upgrade(_database_url())
     uvicorn.run("app.main:create_app", factory=True, host=host, port=port)
     return 0
 
@@ -65,4 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
         return serve(args.host, args.port)
+    if args.command == "migrate":
+        return migrate()
+    if args.command == "create-admin":
+        return create_admin(args.username, args.password)
     return replay(args.file)

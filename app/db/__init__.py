@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy 2 models, engine and session factories, migrations."""

@@ -1,0 +1,306 @@
+"""The tables of docs/server.md as SQLAlchemy 2 models.
+
+Ids are `uuid4().hex` strings except the ledger's integer ids (accounts, transfers), whose
+ascending order is the row-lock order. Timestamps are timezone-aware UTC. The constraints here
+and in `migrations/versions/0001_initial.py` must stay identical (a test compares them).
+
+Foreign keys point only where the referenced row always exists first: escrow accounts, matches,
+chat messages and transfers name rooms and matches by id without a foreign key, because the
+ledger and the logs outlive (and are written independently of) the live room.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import uuid4
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.base import Base, UTCDateTime, utcnow
+
+# Integer ids that autoincrement on both backends (SQLite only does so for INTEGER PRIMARY KEY).
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+ID = 32  # uuid4().hex
+NAME = 64
+KEY = 200  # idempotency keys like "hand:{match}:{hand}:{payer}:{payee}"
+
+
+def new_id() -> str:
+    """A fresh string id."""
+    return uuid4().hex
+
+
+def _created() -> Mapped[datetime]:
+    return mapped_column(UTCDateTime(), default=utcnow, server_default=text("CURRENT_TIMESTAMP"))
+
+
+class Player(Base):
+    """A person (or guest) who plays; registered players have a username and a password."""
+
+    __tablename__ = "players"
+    __table_args__ = (
+        CheckConstraint("role IN ('player', 'admin')", name="role"),
+        CheckConstraint(
+            "(is_guest AND username IS NULL AND password_hash IS NULL)"
+            " OR (NOT is_guest AND username IS NOT NULL AND password_hash IS NOT NULL)",
+            name="guest_has_no_login",
+        ),
+    )
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    name: Mapped[str] = mapped_column(String(NAME))
+    username: Mapped[str | None] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    is_guest: Mapped[bool] = mapped_column(Boolean)
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
+    created_at: Mapped[datetime] = _created()
+
+
+class AuthToken(Base):
+    """A bearer token, stored only as its sha256 hex digest."""
+
+    __tablename__ = "auth_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = _created()
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Account(Base):
+    """A chip balance: the bank (one), a player's wallet, or a room seat's escrow."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (
+        CheckConstraint("balance >= 0", name="balance_nonnegative"),
+        CheckConstraint("kind IN ('bank', 'wallet', 'escrow')", name="kind"),
+        CheckConstraint(
+            "(kind = 'bank' AND minted IS NOT NULL AND minted >= balance)"
+            " OR (kind <> 'bank' AND minted IS NULL)",
+            name="minted_bank_only",
+        ),
+        CheckConstraint(
+            "(kind = 'bank' AND player_id IS NULL AND room_id IS NULL AND seat IS NULL)"
+            " OR (kind = 'wallet' AND player_id IS NOT NULL AND room_id IS NULL AND seat IS NULL)"
+            " OR (kind = 'escrow' AND player_id IS NULL AND room_id IS NOT NULL"
+            " AND seat IS NOT NULL)",
+            name="owner",
+        ),
+        UniqueConstraint("kind", "player_id"),
+        UniqueConstraint("room_id", "seat"),
+        Index(
+            "uq_accounts_one_bank",
+            "kind",
+            unique=True,
+            sqlite_where=text("kind = 'bank'"),
+            postgresql_where=text("kind = 'bank'"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(
+        String(ID), ForeignKey("players.id", ondelete="RESTRICT")
+    )
+    room_id: Mapped[str | None] = mapped_column(String(ID))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    minted: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Transfer(Base):
+    """One append-only movement of chips; `from_account` null means minted by the bank."""
+
+    __tablename__ = "transfers"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint(
+            "from_account IS NULL OR from_account <> to_account", name="distinct_accounts"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    idempotency_key: Mapped[str] = mapped_column(String(KEY), unique=True)
+    from_account: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("accounts.id", ondelete="RESTRICT"), index=True
+    )
+    to_account: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("accounts.id", ondelete="RESTRICT"), index=True
+    )
+    amount: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str | None] = mapped_column(String(ID), index=True)
+    hand_no: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = _created()
+
+
+class Room(Base):
+    """A table players sit at; `match_id` is its current (or last) match."""
+
+    __tablename__ = "rooms"
+    __table_args__ = (
+        CheckConstraint("status IN ('waiting', 'playing', 'closed')", name="status"),
+        CheckConstraint("seats >= 1", name="seats_positive"),
+        CheckConstraint("stake >= 0", name="stake_nonnegative"),
+        CheckConstraint("buy_in >= 0", name="buy_in_nonnegative"),
+        CheckConstraint("turn_seconds >= 0", name="turn_seconds_nonnegative"),
+    )
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    host_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[int] = mapped_column(Integer)
+    stake: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    buy_in: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    turn_seconds: Mapped[int] = mapped_column(Integer)
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    invite_code: Mapped[str | None] = mapped_column(String(32), unique=True)
+    status: Mapped[str] = mapped_column(String(16), default="waiting", server_default="waiting")
+    match_id: Mapped[str | None] = mapped_column(String(ID))
+    # Stacked deals for scripted tests (RUMMY_DEV_STACKED_DECKS only).
+    dev_deals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = _created()
+
+
+class RoomSeat(Base):
+    """Who sits at a room's seat: a player, or a bot of some kind."""
+
+    __tablename__ = "room_seats"
+    __table_args__ = (
+        CheckConstraint("seat >= 0", name="seat_nonnegative"),
+        CheckConstraint(
+            "player_id IS NOT NULL OR bot IS NOT NULL",
+            name="player_or_bot",
+        ),
+    )
+
+    room_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(NAME))
+
+
+class Match(Base):
+    """One game played in a room, from the first deal to the end."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
+        CheckConstraint("players >= 1", name="players_positive"),
+        CheckConstraint("stake >= 0", name="stake_nonnegative"),
+        Index("ix_matches_created_at", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    room_id: Mapped[str | None] = mapped_column(String(ID), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    stake: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
+    winner: Mapped[int | None] = mapped_column(Integer)
+    totals: Mapped[list[int] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = _created()
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class MatchSeat(Base):
+    """Who sat at a seat of a match (a snapshot: room seats change, the match does not)."""
+
+    __tablename__ = "match_seats"
+    __table_args__ = (CheckConstraint("seat >= 0", name="seat_nonnegative"),)
+
+    match_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(NAME))
+
+
+class MatchHand(Base):
+    """A hand's deal, as the match log records it."""
+
+    __tablename__ = "match_hands"
+    __table_args__ = (CheckConstraint("hand_no >= 0", name="hand_no_nonnegative"),)
+
+    match_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    hand_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    dealer: Mapped[int] = mapped_column(Integer)
+    deal: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class MatchAction(Base):
+    """One applied action of the match log; `seq` orders the actions of a hand."""
+
+    __tablename__ = "match_actions"
+    __table_args__ = (
+        UniqueConstraint("match_id", "hand_no", "seq"),
+        CheckConstraint("seq >= 0", name="seq_nonnegative"),
+    )
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    match_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("matches.id", ondelete="CASCADE")
+    )
+    hand_no: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    client_id: Mapped[str | None] = mapped_column(String(NAME))
+    created_at: Mapped[datetime] = _created()
+
+
+class HandResult(Base):
+    """How a hand ended: the winner, the reason, the scores and the engine's detail."""
+
+    __tablename__ = "hand_results"
+
+    match_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    hand_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(32))
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class ChatMessage(Base):
+    """A line of room chat (`seat` null for a spectator)."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_room_id_created_at", "room_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    room_id: Mapped[str] = mapped_column(String(ID))
+    match_id: Mapped[str | None] = mapped_column(String(ID))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(NAME))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created()

@@ -1,0 +1,63 @@
+"""Engines and session factories for SQLite (aiosqlite) and PostgreSQL (asyncpg).
+
+SQLite gets foreign keys, WAL and a busy timeout on every connection, and SQLAlchemy emits
+`BEGIN IMMEDIATE` itself instead of the driver's lazy BEGIN: savepoints then work, DDL is
+transactional, and a transaction takes the single write lock when it starts, so a
+read-then-write transaction (like a ledger transfer) can never act on a stale read; other
+writers wait for it (up to the busy timeout) instead of failing with "database is locked".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """An async engine for `url` (`sqlite+aiosqlite://...` or `postgresql+asyncpg://...`).
+
+    Plain `sqlite://` and `postgresql://` URLs are given their async drivers. Extra keyword
+    arguments go to `create_async_engine` (pool sizes, echo, ...).
+    """
+    parsed = make_url(url)
+    if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_async_engine(parsed, **kwargs)
+        _configure_sqlite(engine)
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_async_engine(parsed, **kwargs)
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions whose objects stay readable after commit; the caller owns each transaction."""
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=True)

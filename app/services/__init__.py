@@ -1,0 +1,1 @@
+"""Transactions that span tables: the chip ledger, accounts, match recording."""

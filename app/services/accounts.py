@@ -1,0 +1,229 @@
+"""Players, logins and bearer tokens.
+
+Guests have a name only; registered players a unique username and an argon2id password hash.
+A bearer token is `secrets.token_urlsafe(32)` given to the client once; only its sha256 is
+stored, with an expiry. Every new player receives the starting grant from the bank in the same
+transaction (ledger key `grant:{player_id}`). Password hashing runs off the event loop.
+Nothing here commits: the caller's transaction (`async with session.begin()`) owns it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import unicodedata
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.base import utcnow
+from app.db.models import AuthToken, Player
+from app.services import ledger
+from app.services.errors import ServiceError
+from app.settings import get_settings
+
+TOKEN_LIFETIME = timedelta(days=30)
+USERNAME = re.compile(r"[A-Za-z0-9_]{3,32}")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024  # hashing cost is bounded; nobody types more
+MAX_NAME = 32
+
+_hasher = PasswordHasher()  # argon2id with the library's recommended parameters
+# Verified against when the username is unknown, so both failures take the same time.
+_DUMMY_HASH = _hasher.hash("not a real password, only for timing")
+
+
+class AccountError(ServiceError):
+    """A refused account operation; `code` is stable and snake_case."""
+
+    code = "account_error"
+
+
+class InvalidName(AccountError):
+    code = "invalid_name"
+
+
+class InvalidUsername(AccountError):
+    code = "invalid_username"
+
+
+class WeakPassword(AccountError):
+    code = "weak_password"
+
+
+class UsernameTaken(AccountError):
+    code = "username_taken"
+
+
+class InvalidCredentials(AccountError):
+    code = "invalid_credentials"
+
+
+# --- validation and hashing -------------------------------------------------------------------
+
+
+def check_name(name: str) -> str:
+    """The display name, stripped; 1 to 32 printable characters, else `InvalidName`."""
+    clean = name.strip() if isinstance(name, str) else ""
+    if not 1 <= len(clean) <= MAX_NAME:
+        raise InvalidName(f"name must be 1 to {MAX_NAME} characters: {name!r}")
+    if any(unicodedata.category(ch)[0] == "C" for ch in clean):
+        raise InvalidName(f"name must not contain control characters: {name!r}")
+    return clean
+
+
+def check_username(username: str) -> str:
+    """The username if it is 3 to 32 of [A-Za-z0-9_], else `InvalidUsername`."""
+    if not isinstance(username, str) or not USERNAME.fullmatch(username):
+        raise InvalidUsername(f"username must be 3 to 32 of A-Z a-z 0-9 _: {username!r}")
+    return username
+
+
+def check_password(password: str) -> str:
+    """The password if it has at least 8 characters (and a sane maximum), else `WeakPassword`."""
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise WeakPassword(f"password must have at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise WeakPassword(f"password must have at most {MAX_PASSWORD} characters")
+    return password
+
+
+async def hash_password(password: str) -> str:
+    """The argon2id hash of `password`, computed in a worker thread."""
+    return await asyncio.to_thread(_hasher.hash, password)
+
+
+async def verify_password(password_hash: str, password: str) -> bool:
+    """Whether `password` matches `password_hash`, checked in a worker thread."""
+
+    def verify() -> bool:
+        try:
+            return bool(_hasher.verify(password_hash, password))
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return await asyncio.to_thread(verify)
+
+
+def token_hash(token: str) -> str:
+    """The sha256 hex digest under which a bearer token is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+async def _add_player(session: AsyncSession, player: Player, starting_chips: int | None) -> Player:
+    """Insert the player (UsernameTaken on a duplicate) and give the starting grant."""
+    try:
+        async with session.begin_nested():
+            session.add(player)
+            await session.flush()
+    except IntegrityError as exc:
+        raise UsernameTaken(f"username {player.username!r} is taken") from exc
+    chips = get_settings().starting_chips if starting_chips is None else starting_chips
+    await ledger.grant(session, player.id, chips)
+    return player
+
+
+async def create_guest(
+    session: AsyncSession, name: str, *, starting_chips: int | None = None
+) -> Player:
+    """A new guest player with the starting grant."""
+    player = Player(name=check_name(name), is_guest=True, role="player")
+    return await _add_player(session, player, starting_chips)
+
+
+async def _by_username(session: AsyncSession, username: str) -> Player | None:
+    return await session.scalar(select(Player).where(Player.username == username))
+
+
+async def register(
+    session: AsyncSession,
+    username: str,
+    password: str,
+    *,
+    name: str | None = None,
+    role: str = "player",
+    starting_chips: int | None = None,
+) -> Player:
+    """A new registered player (display name defaults to the username) with the starting grant.
+
+    Raises `InvalidUsername`, `WeakPassword`, `InvalidName` or `UsernameTaken`.
+    """
+    check_username(username)
+    check_password(password)
+    display = check_name(name if name is not None else username)
+    if await _by_username(session, username) is not None:
+        raise UsernameTaken(f"username {username!r} is taken")
+    password_hash = await hash_password(password)
+    player = Player(
+        name=display, username=username, password_hash=password_hash, is_guest=False, role=role
+    )
+    return await _add_player(session, player, starting_chips)
+
+
+async def login(session: AsyncSession, username: str, password: str) -> Player:
+    """The registered player with these credentials, else `InvalidCredentials`."""
+    player = await _by_username(session, username) if isinstance(username, str) else None
+    stored = player.password_hash if player is not None else None
+    given = password if isinstance(password, str) else ""
+    matches = await verify_password(stored or _DUMMY_HASH, given)
+    if player is None or stored is None or not matches:
+        raise InvalidCredentials("unknown username or wrong password")
+    return player
+
+
+async def create_admin(session: AsyncSession, username: str, password: str) -> Player:
+    """Create an admin account, or make the existing player with this username an admin.
+
+    An existing player keeps their password (the given one is only used for a new account).
+    """
+    existing = await _by_username(session, check_username(username))
+    if existing is not None:
+        existing.role = "admin"
+        await session.flush()
+        return existing
+    return await register(session, username, password, role="admin")
+
+
+# --- tokens -----------------------------------------------------------------------------------
+
+
+async def issue_token(
+    session: AsyncSession, player_id: str, *, now: datetime | None = None
+) -> str:
+    """A new bearer token for the player, valid for 30 days; only its sha256 is stored."""
+    token = secrets.token_urlsafe(32)
+    issued = now or utcnow()
+    session.add(AuthToken(
+        token_hash=token_hash(token), player_id=player_id,
+        created_at=issued, expires_at=issued + TOKEN_LIFETIME,
+    ))
+    await session.flush()
+    return token
+
+
+async def player_for_token(
+    session: AsyncSession, token: str, *, now: datetime | None = None
+) -> Player | None:
+    """The player a valid, unexpired token belongs to, else None."""
+    if not isinstance(token, str) or not token:
+        return None
+    query = (
+        select(Player)
+        .join(AuthToken, AuthToken.player_id == Player.id)
+        .where(AuthToken.token_hash == token_hash(token), AuthToken.expires_at > (now or utcnow()))
+    )
+    return await session.scalar(query)
+
+
+async def revoke_token(session: AsyncSession, token: str) -> None:
+    """Forget the token (logging out); unknown tokens are ignored."""
+    await session.execute(delete(AuthToken).where(AuthToken.token_hash == token_hash(token)))

@@ -1,0 +1,371 @@
+"""The chip ledger: balances change only through `transfer` (docs/server.md, "The chip ledger").
+
+Contracts shared by every helper here:
+- The caller owns the transaction (`async with session.begin(): ...`); nothing here commits.
+  On any exception the caller's transaction must be rolled back; nothing is half-applied
+  before a check fails, because every check runs before the first write.
+- A transfer's idempotency key is unique. A repeated key returns the first transfer and applies
+  nothing, also when two transactions race with the same key (INSERT ... ON CONFLICT DO NOTHING:
+  the loser waits for the winner's commit and then sees its row).
+- Account rows are locked in ascending id order (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite
+  serialises writers with `BEGIN IMMEDIATE`, see app.db.session), so concurrent transfers in
+  opposite directions cannot deadlock.
+- A balance never goes negative: `InsufficientChips` first, `CHECK (balance >= 0)` last.
+- Chips are conserved: only `mint` creates them, raising the bank's `balance` and `minted`
+  together, so the sum of all balances always equals the bank's `minted`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Account, Transfer
+from app.services.errors import ServiceError
+
+BANK, WALLET, ESCROW = "bank", "wallet", "escrow"
+
+
+class LedgerError(ServiceError):
+    """A refused ledger operation; `code` is stable and snake_case."""
+
+    code = "ledger_error"
+
+
+class InsufficientChips(LedgerError):
+    """The transfer would make the paying account's balance negative."""
+
+    code = "insufficient_chips"
+
+    def __init__(self, account_id: int, balance: int, amount: int) -> None:
+        super().__init__(f"account {account_id} holds {balance} chips, cannot pay {amount}")
+        self.account_id = account_id
+        self.balance = balance
+        self.amount = amount
+
+
+class UnknownAccount(LedgerError):
+    """No account has this id."""
+
+    code = "unknown_account"
+
+
+def _insert(session: AsyncSession, model: type[Any]) -> Any:
+    """The dialect's INSERT (both SQLite and PostgreSQL have ON CONFLICT DO NOTHING)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(model)
+    return sqlite.insert(model)
+
+
+def _is_postgres(session: AsyncSession) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def _check_amount(amount: int) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise ValueError(f"amount must be a positive integer, not {amount!r}")
+
+
+# --- accounts ---------------------------------------------------------------------------------
+
+
+async def _get_or_create(
+    session: AsyncSession, where: Sequence[Any], values: dict[str, Any], conflict: dict[str, Any]
+) -> Account:
+    account = await session.scalar(select(Account).where(*where))
+    if account is not None:
+        return account
+    await session.execute(_insert(session, Account).values(**values).on_conflict_do_nothing(
+        **conflict))
+    account = await session.scalar(select(Account).where(*where))
+    assert account is not None  # noqa: S101 - just inserted, or inserted by a racing transaction
+    return account
+
+
+async def ensure_bank(session: AsyncSession) -> Account:
+    """The bank account (created, empty, on first use)."""
+    return await _get_or_create(
+        session,
+        [Account.kind == BANK],
+        {"kind": BANK, "balance": 0, "minted": 0},
+        {},  # the only possible conflict: the one-bank unique index
+    )
+
+
+async def wallet_of(session: AsyncSession, player_id: str) -> Account:
+    """The wallet of `player_id` (created, empty, on first use); the player row must exist."""
+    return await _get_or_create(
+        session,
+        [Account.kind == WALLET, Account.player_id == player_id],
+        {"kind": WALLET, "player_id": player_id, "balance": 0},
+        {"index_elements": ["kind", "player_id"]},
+    )
+
+
+async def escrow_for(session: AsyncSession, room_id: str, seat: int) -> Account:
+    """The escrow account of a room's seat (created, empty, on first use)."""
+    return await _get_or_create(
+        session,
+        [Account.room_id == room_id, Account.seat == seat],
+        {"kind": ESCROW, "room_id": room_id, "seat": seat, "balance": 0},
+        {"index_elements": ["room_id", "seat"]},
+    )
+
+
+async def balance(session: AsyncSession, account_id: int) -> int:
+    """The account's balance as the database holds it now."""
+    value = await session.scalar(select(Account.balance).where(Account.id == account_id))
+    if value is None:
+        raise UnknownAccount(f"no account {account_id}")
+    return int(value)
+
+
+async def account_history(session: AsyncSession, account_id: int) -> list[Transfer]:
+    """Every transfer into or out of the account, oldest first."""
+    rows = await session.scalars(
+        select(Transfer)
+        .where(or_(Transfer.from_account == account_id, Transfer.to_account == account_id))
+        .order_by(Transfer.id)
+    )
+    return list(rows)
+
+
+async def lock_accounts(session: AsyncSession, account_ids: Iterable[int]) -> dict[int, Account]:
+    """Lock the accounts one by one in ascending id order and return them, freshly read.
+
+    Within one transaction, lock every account a multi-transfer operation will touch first
+    (as `settle_hand` does), so its locks too are taken in one ascending order.
+    """
+    locked: dict[int, Account] = {}
+    for account_id in sorted(set(account_ids)):
+        query = select(Account).where(Account.id == account_id)
+        query = query.execution_options(populate_existing=True)
+        if _is_postgres(session):
+            query = query.with_for_update()
+        account = await session.scalar(query)
+        if account is None:
+            raise UnknownAccount(f"no account {account_id}")
+        locked[account_id] = account
+    return locked
+
+
+# --- transfers --------------------------------------------------------------------------------
+
+
+async def find_transfer(session: AsyncSession, key: str) -> Transfer | None:
+    """The transfer made with this idempotency key, if any."""
+    return await session.scalar(select(Transfer).where(Transfer.idempotency_key == key))
+
+
+async def _record(session: AsyncSession, key: str, **values: Any) -> Transfer | None:
+    """Insert the transfer row; None if the key already exists (the caller then applies nothing)."""
+    statement = (
+        _insert(session, Transfer)
+        .values(idempotency_key=key, **values)
+        .on_conflict_do_nothing(index_elements=["idempotency_key"])
+        .returning(Transfer.id)
+    )
+    transfer_id = await session.scalar(statement)
+    return None if transfer_id is None else await session.get(Transfer, transfer_id)
+
+
+async def _add(session: AsyncSession, account_id: int, delta: int, *, mint: bool = False) -> None:
+    values: dict[str, Any] = {"balance": Account.balance + delta}
+    if mint:
+        values["minted"] = Account.minted + delta
+    await session.execute(update(Account).where(Account.id == account_id).values(**values))
+
+
+async def mint(session: AsyncSession, key: str, amount: int, reason: str = "mint") -> Transfer:
+    """Create `amount` chips in the bank (balance and minted together); idempotent by `key`."""
+    _check_amount(amount)
+    existing = await find_transfer(session, key)
+    if existing is not None:
+        return existing
+    bank = await ensure_bank(session)
+    await lock_accounts(session, [bank.id])
+    transfer = await _record(
+        session, key, from_account=None, to_account=bank.id, amount=amount, reason=reason
+    )
+    if transfer is None:  # a racing transaction used the key first
+        return await _existing(session, key)
+    await _add(session, bank.id, amount, mint=True)
+    return transfer
+
+
+async def _existing(session: AsyncSession, key: str) -> Transfer:
+    transfer = await find_transfer(session, key)
+    assert transfer is not None  # noqa: S101 - ON CONFLICT saw it, so it is committed
+    return transfer
+
+
+async def transfer(
+    session: AsyncSession,
+    key: str,
+    from_id: int,
+    to_id: int,
+    amount: int,
+    reason: str,
+    *,
+    match_id: str | None = None,
+    hand_no: int | None = None,
+) -> Transfer:
+    """Move `amount` chips from one account to another; idempotent by `key`.
+
+    A repeated key returns the first transfer unchanged and applies nothing, whatever the other
+    arguments. Raises `InsufficientChips` (nothing written) if the payer holds too little,
+    `UnknownAccount` for a missing account and `ValueError` for a bad amount or a self-transfer.
+    """
+    _check_amount(amount)
+    if from_id == to_id:
+        raise ValueError(f"transfer from account {from_id} to itself")
+    existing = await find_transfer(session, key)
+    if existing is not None:
+        return existing
+    locked = await lock_accounts(session, [from_id, to_id])
+    if locked[from_id].balance < amount:
+        raise InsufficientChips(from_id, locked[from_id].balance, amount)
+    record = await _record(
+        session, key, from_account=from_id, to_account=to_id, amount=amount, reason=reason,
+        match_id=match_id, hand_no=hand_no,
+    )
+    if record is None:
+        return await _existing(session, key)
+    await _add(session, from_id, -amount)
+    await _add(session, to_id, amount)
+    return record
+
+
+async def _from_bank(
+    session: AsyncSession, key: str, to_id: int, amount: int, reason: str
+) -> Transfer:
+    """Pay from the bank, minting first whatever the bank lacks (key `mint:{key}`)."""
+    existing = await find_transfer(session, key)
+    if existing is not None:
+        return existing
+    bank = await ensure_bank(session)
+    held = (await lock_accounts(session, [bank.id, to_id]))[bank.id].balance
+    if held < amount:
+        await mint(session, f"mint:{key}", amount - held)
+    return await transfer(session, key, bank.id, to_id, amount, reason)
+
+
+async def grant(session: AsyncSession, player_id: str, amount: int) -> Transfer | None:
+    """The starting grant of a new player from the bank (key `grant:{player_id}`); None if 0."""
+    if amount == 0:
+        return None
+    wallet = await wallet_of(session, player_id)
+    return await _from_bank(session, f"grant:{player_id}", wallet.id, amount, "grant")
+
+
+# --- rooms ------------------------------------------------------------------------------------
+
+
+async def buy_in(
+    session: AsyncSession,
+    key: str,
+    room_id: str,
+    seat: int,
+    amount: int,
+    *,
+    player_id: str | None = None,
+) -> Transfer:
+    """Move a buy-in into the seat's escrow: from the player's wallet, or (a bot, `player_id`
+    None) from the bank, minting what the bank lacks. Raises `InsufficientChips` for a player
+    whose wallet holds too little."""
+    escrow = await escrow_for(session, room_id, seat)
+    if player_id is None:
+        return await _from_bank(session, key, escrow.id, amount, "buy_in")
+    wallet = await wallet_of(session, player_id)
+    return await transfer(session, key, wallet.id, escrow.id, amount, "buy_in")
+
+
+async def cash_out(
+    session: AsyncSession,
+    key: str,
+    room_id: str,
+    seat: int,
+    *,
+    player_id: str | None = None,
+) -> Transfer | None:
+    """Move the seat's whole escrow balance to the player's wallet (a bot's: to the bank).
+
+    Returns the transfer, or None if the escrow is empty and the key unused.
+    """
+    existing = await find_transfer(session, key)
+    if existing is not None:
+        return existing
+    escrow = await escrow_for(session, room_id, seat)
+    if player_id is None:
+        target = await ensure_bank(session)
+    else:
+        target = await wallet_of(session, player_id)
+    held = (await lock_accounts(session, [escrow.id, target.id]))[escrow.id].balance
+    if held == 0:
+        return None
+    return await transfer(session, key, escrow.id, target.id, held, "cash_out")
+
+
+def hand_key(match_id: str, hand_no: int, payer: int, payee: int) -> str:
+    """The idempotency key of one hand payment."""
+    return f"hand:{match_id}:{hand_no}:{payer}:{payee}"
+
+
+def _merge(payments: Iterable[Sequence[int]]) -> dict[tuple[int, int], int]:
+    """Points owed per (payer, payee), in first-seen order; one key per pair."""
+    owed: dict[tuple[int, int], int] = {}
+    for payer, payee, points in payments:
+        if points > 0 and payer != payee:
+            owed[(payer, payee)] = owed.get((payer, payee), 0) + points
+    return owed
+
+
+async def settle_hand(
+    session: AsyncSession,
+    match_id: str,
+    hand_no: int,
+    payments: Iterable[Sequence[int]],
+    stake: int,
+    escrow_by_seat: Mapping[int, int],
+) -> list[Transfer]:
+    """Settle a finished hand from escrow; return the transfers (new or found by key).
+
+    `payments` are the engine's `HandResult.payments`, (payer seat, payee seat, points); each
+    moves `min(points * stake, payer's escrow balance)` chips, with key
+    `hand:{match_id}:{hand_no}:{payer}:{payee}`, in the caller's transaction (the one that
+    records the hand's result). Settling a hand again applies nothing. Stake 0 moves nothing.
+    `escrow_by_seat` maps every seat named in `payments` to its escrow account id.
+    Payments for the same (payer, payee) pair are added together first (one key per pair).
+    """
+    if stake < 0:
+        raise ValueError(f"stake must not be negative, not {stake!r}")
+    owed = _merge(payments)
+    if stake == 0 or not owed:
+        return []
+    seats = {seat for pair in owed for seat in pair}
+    await lock_accounts(session, [escrow_by_seat[seat] for seat in seats])
+    transfers = []
+    for (payer, payee), points in owed.items():
+        key = hand_key(match_id, hand_no, payer, payee)
+        found = await find_transfer(session, key)
+        if found is not None:
+            transfers.append(found)
+            continue
+        amount = min(points * stake, await balance(session, escrow_by_seat[payer]))
+        if amount > 0:
+            transfers.append(await transfer(
+                session, key, escrow_by_seat[payer], escrow_by_seat[payee], amount, "hand",
+                match_id=match_id, hand_no=hand_no,
+            ))
+    return transfers
+
+
+async def totals(session: AsyncSession) -> tuple[int, int]:
+    """(sum of all balances, the bank's minted): equal whenever the ledger is sound."""
+    held = await session.scalar(select(func.coalesce(func.sum(Account.balance), 0)))
+    minted = await session.scalar(select(Account.minted).where(Account.kind == BANK))
+    return int(held or 0), int(minted or 0)
