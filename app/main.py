@@ -1,22 +1,71 @@
-"""The ASGI application."""
+"""The ASGI application: wiring settings, the database, the rooms and the routers."""
 
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import games, health
-from app.settings import get_settings
+from app.api import admin, auth, games, health, me, rooms, ws
+from app.db.session import make_engine, make_sessionmaker
+from app.rooms.registry import RoomRegistry
+from app.rooms.room import RoomError, RoomTiming
+from app.services import ledger
+from app.services.errors import ServiceError
+from app.services.store import SqlMatchStore
+from app.settings import Settings, get_settings
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+_STATUS = {"not_found": 404, "no_such_room": 404, "not_host": 403, "invite_required": 403,
+           "invalid_credentials": 401, "username_taken": 409, "insufficient_chips": 409,
+           "room_full": 409, "room_started": 409, "seats_empty": 409, "not_seated": 409}
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    engine = make_engine(settings.database_url)
+    sessions = make_sessionmaker(engine)
+    async with sessions() as session, session.begin():
+        await ledger.ensure_bank(session)
+    timing = RoomTiming(call_grace=settings.call_grace_seconds,
+                        bot_delay=settings.bot_delay_seconds,
+                        next_hand=settings.next_hand_seconds)
+    app.state.sessions = sessions
+    app.state.registry = RoomRegistry(SqlMatchStore(sessions), timing)
+    await app.state.registry.restore()
+    try:
+        yield
+    finally:
+        await app.state.registry.close()
+        await engine.dispose()
+
+
+def _refusal(request: Request, exc: Exception) -> JSONResponse:
+    code = getattr(exc, "code", "error")
+    message = getattr(exc, "message", str(exc))
+    return JSONResponse({"detail": {"code": code, "message": message}},
+                        status_code=_STATUS.get(code, 400))
 
 
 def create_app() -> FastAPI:
     """Build the app: API routers first, then the browser client at `/`."""
-    get_settings()  # fail at start-up, not on the first request, if settings are invalid
-    app = FastAPI(title="Rummy Hall", version=__version__)
-    app.include_router(health.router)
-    app.include_router(games.router)
+    settings = get_settings()  # fail at start-up, not on the first request
+    app = FastAPI(title="Rummy Hall", version=__version__, lifespan=_lifespan)
+    app.state.settings = settings
+    if settings.allowed_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=settings.allowed_origins,
+                           allow_methods=["*"], allow_headers=["*"])
+    app.add_exception_handler(RoomError, _refusal)
+    app.add_exception_handler(ServiceError, _refusal)
+    for module in (health, games, auth, me, rooms, admin, ws):
+        app.include_router(module.router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="static")
     return app

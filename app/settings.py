@@ -22,6 +22,10 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = []
     dev_stacked_decks: bool = False
     starting_chips: int = 1000
+    # Room timers, in seconds (OPT-CALL-4 grace period, computer players, pause between hands).
+    call_grace_seconds: float = 3.0
+    bot_delay_seconds: float = 0.6
+    next_hand_seconds: float = 3.0
 
     @model_validator(mode="after")
     def _refuse_dev_secret_outside_development(self) -> Settings:

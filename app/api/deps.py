@@ -1,0 +1,65 @@
+"""Dependencies that load, authorize or 404: ``SessionDep``, ``CurrentPlayer``, ``AdminPlayer``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Player
+from app.rooms.registry import RoomRegistry
+from app.services import accounts
+
+bearer = HTTPBearer(auto_error=False)
+
+
+async def _session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with request.app.state.sessions() as session:
+        yield session
+
+
+SessionDep = Annotated[AsyncSession, Depends(_session)]
+
+
+def _registry(request: Request) -> RoomRegistry:
+    registry: RoomRegistry = request.app.state.registry
+    return registry
+
+
+RegistryDep = Annotated[RoomRegistry, Depends(_registry)]
+
+
+def http_error(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status, detail={"code": code, "message": message})
+
+
+async def _current_player(
+        request: Request,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Player:
+    if credentials is None:
+        raise http_error(401, "not_authenticated", "send Authorization: Bearer TOKEN")
+    player = await player_for_token(request.app, credentials.credentials)
+    if player is None:
+        raise http_error(401, "auth_failed", "unknown or expired token")
+    return player
+
+
+CurrentPlayer = Annotated[Player, Depends(_current_player)]
+
+
+async def _admin_player(player: CurrentPlayer) -> Player:
+    if player.role != "admin":
+        raise http_error(403, "forbidden", "admins only")
+    return player
+
+
+AdminPlayer = Annotated[Player, Depends(_admin_player)]
+
+
+async def player_for_token(app: FastAPI, token: str) -> Player | None:
+    """The player a bearer token names, or None (its own short transaction)."""
+    async with app.state.sessions() as session, session.begin():
+        return await accounts.player_for_token(session, token)

@@ -1,0 +1,92 @@
+"""The websocket's closed set of inbound messages, parsed in one place (PROTOCOL.md §5).
+
+Anything that is not exactly one of these becomes a :class:`BadMessage` naming the problem;
+nothing else happens for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+MAX_MESSAGE_BYTES = 16_384
+MAX_CHAT = 500
+MAX_CLIENT_ID = 100
+
+
+class BadMessage(Exception):
+    def __init__(self, code: str, message: str, client_id: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.client_id = client_id
+
+    def reply(self) -> dict[str, Any]:
+        return {"type": "error", "id": self.client_id, "code": self.code,
+                "message": self.message}
+
+
+@dataclass(frozen=True)
+class Auth:
+    token: str
+
+
+@dataclass(frozen=True)
+class ActionMessage:
+    client_id: str | int
+    action: Any
+
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class Ping:
+    pass
+
+
+Inbound = Auth | ActionMessage | Chat | Ping
+
+
+def parse(text: str | bytes) -> Inbound:
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise BadMessage("message_too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise BadMessage("malformed_json", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise BadMessage("bad_message", "a message is a JSON object with a type")
+    kind = data.get("type")
+    if kind == "auth":
+        token = data.get("token")
+        if not isinstance(token, str) or not token:
+            raise BadMessage("bad_message", "auth needs a token")
+        return Auth(token)
+    if kind == "action":
+        return _action(data)
+    if kind == "chat":
+        text_ = data.get("text")
+        if not isinstance(text_, str) or not text_.strip():
+            raise BadMessage("bad_message", "chat needs a text")
+        if len(text_) > MAX_CHAT:
+            raise BadMessage("chat_too_long", f"chat messages are limited to {MAX_CHAT} characters")
+        return Chat(text_)
+    if kind == "ping":
+        return Ping()
+    raise BadMessage("unknown_type", f"unknown message type: {kind!r}")
+
+
+def _action(data: dict[str, Any]) -> ActionMessage:
+    client_id = data.get("id")
+    valid_id = (isinstance(client_id, str) and 0 < len(client_id) <= MAX_CLIENT_ID) or (
+        isinstance(client_id, int) and not isinstance(client_id, bool))
+    if not valid_id:
+        raise BadMessage("bad_message", "an action needs an id (a string or an integer)")
+    if "action" not in data:
+        raise BadMessage("bad_message", "an action message needs an action", client_id)
+    return ActionMessage(client_id, data["action"])

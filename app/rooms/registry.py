@@ -1,0 +1,80 @@
+"""All rooms of this process: creation, lookup, the lobby, and recovery after a restart."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from app.engine.errors import RuleError
+from app.engine.games import match_rules
+
+from .room import Room, RoomError, RoomTiming
+from .store import MatchStore, RoomRecord
+
+MAX_TURN_SECONDS = 600
+MAX_STAKE = 1_000_000
+
+
+class RoomRegistry:
+    def __init__(self, store: MatchStore, timing: RoomTiming) -> None:
+        self.store = store
+        self.timing = timing
+        self.rooms: dict[str, Room] = {}
+
+    async def create(self, host_id: str, host_name: str, game: str, options: dict[str, Any],
+                     seats: int, stake: int, buy_in: int, turn_seconds: int, private: bool,
+                     deals: list[dict[str, Any]] | None = None) -> Room:
+        """Validate the host's choices with the engine, persist the room, seat the host."""
+        try:
+            match_rules(game, options, seats)
+        except RuleError as exc:
+            raise RoomError(exc.code, exc.message) from None
+        if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
+            raise RoomError("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
+        if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
+            raise RoomError("bad_turn_seconds", f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
+        record = RoomRecord(id=secrets.token_hex(8), host_id=host_id, game=game,
+                            options=options, seats=seats, stake=stake, buy_in=buy_in,
+                            turn_seconds=turn_seconds, private=private,
+                            invite_code=secrets.token_urlsafe(9), deals=deals)
+        await self.store.save_room(record)
+        room = Room(record, self.store, self.timing)
+        self.rooms[record.id] = room
+        await room.join(host_id, host_name)
+        return room
+
+    def get(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise RoomError("no_such_room", f"no room {room_id!r}")
+        return room
+
+    def by_invite(self, code: str) -> Room:
+        for room in self.rooms.values():
+            if room.record.invite_code == code:
+                return room
+        raise RoomError("no_such_room", "that invite code does not open any room")
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Listed rooms that are open or playing, newest first."""
+        rooms = [r for r in self.rooms.values()
+                 if not r.record.private and r.record.status != "closed"]
+        return [r.summary() for r in reversed(rooms)]
+
+    async def restore(self) -> int:
+        """Rebuild every room from the database: waiting rooms as they were, playing rooms by
+        replaying their match logs. Returns how many matches were resumed."""
+        for record in await self.store.open_rooms():
+            self.rooms[record.id] = Room(record, self.store, self.timing)
+        resumed = 0
+        for live in await self.store.live_matches():
+            room = Room(live.room, self.store, self.timing)
+            room.restore(live)
+            self.rooms[live.room.id] = room
+            room.resume()
+            resumed += 1
+        return resumed
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            await room.close()

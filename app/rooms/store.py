@@ -1,0 +1,46 @@
+"""What a room needs from durable storage; ``app.services.store`` implements it over SQL.
+
+Rooms never see SQL: they call these coroutines and the store owns the transactions. A method
+that raises leaves the room unchanged (the room applies its change only after the store).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from app.services.records import LiveMatch, RoomRecord, SeatRecord
+
+__all__ = ["LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
+
+
+class MatchStore(Protocol):
+    async def save_room(self, room: RoomRecord) -> None: ...
+
+    async def sit(self, room: RoomRecord, seat: SeatRecord) -> None:
+        """Record the seat and escrow its buy-in (raises ``ServiceError`` if it cannot)."""
+
+    async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
+        """Free the seat and return its escrow."""
+
+    async def start_match(self, room: RoomRecord, match_id: str, players: int) -> None: ...
+
+    async def record_deal(self, match_id: str, hand_no: int, dealer: int,
+                          deal: dict[str, Any]) -> None: ...
+
+    async def append_action(self, match_id: str, hand_no: int, seq: int, seat: int,
+                            action: dict[str, Any], client_id: str | None) -> None: ...
+
+    async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
+                          result: dict[str, Any]) -> None:
+        """Store a finished hand's result and settle its payments from escrow."""
+
+    async def finish_match(self, room: RoomRecord, match_id: str, status: str,
+                           winner: int | None, totals: list[int]) -> None:
+        """Close the match and return every seat's escrow."""
+
+    async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
+                       player_id: str | None, name: str, text: str) -> None: ...
+
+    async def live_matches(self) -> list[LiveMatch]: ...
+
+    async def open_rooms(self) -> list[RoomRecord]: ...

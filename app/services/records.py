@@ -1,0 +1,52 @@
+"""Plain records of rooms and matches passed between the rooms and their storage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str
+
+
+@dataclass
+class RoomRecord:
+    """A room's configuration as the lobby and recovery need it."""
+
+    id: str
+    host_id: str
+    game: str
+    options: dict[str, Any]
+    seats: int
+    stake: int
+    buy_in: int
+    turn_seconds: int
+    private: bool
+    invite_code: str
+    status: str = "waiting"
+    match_id: str | None = None
+    taken: list[SeatRecord] = field(default_factory=list)
+    deals: list[dict[str, Any]] | None = None  # stacked deals (RUMMY_DEV_STACKED_DECKS only)
+
+
+@dataclass
+class HandRecord:
+    hand_no: int
+    dealer: int
+    deal: dict[str, Any]
+    actions: list[tuple[int, dict[str, Any], str | None]]  # (seat, action, client id)
+
+
+@dataclass
+class LiveMatch:
+    """A room that was playing when the server stopped, with its match log so far."""
+
+    room: RoomRecord
+    match_id: str
+    hands: list[HandRecord]
+    recorded_hands: int

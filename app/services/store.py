@@ -1,0 +1,163 @@
+"""The rooms' durable storage over SQL: one transaction per call (the ``MatchStore`` protocol
+of ``app.rooms.store``, satisfied structurally: this module never imports the rooms)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import orjson
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.base import utcnow
+from app.db.models import (
+    ChatMessage,
+    HandResult,
+    Match,
+    MatchAction,
+    MatchHand,
+    MatchSeat,
+    Room,
+    RoomSeat,
+)
+from app.services import ledger
+from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
+
+
+class SqlMatchStore:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def save_room(self, room: RoomRecord) -> None:
+        async with self.sessions() as s, s.begin():
+            await _upsert_room(s, room)
+
+    async def sit(self, room: RoomRecord, seat: SeatRecord) -> None:
+        """Take the seat and escrow the buy-in, in one transaction."""
+        async with self.sessions() as s, s.begin():
+            s.add(RoomSeat(room_id=room.id, seat=seat.seat, player_id=seat.player_id,
+                           bot=seat.bot, name=seat.name))
+            if room.buy_in > 0:
+                await ledger.buy_in(s, f"buyin:{room.id}:{seat.seat}:{secrets.token_hex(8)}",
+                                    room.id, seat.seat, room.buy_in, player_id=seat.player_id)
+
+    async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(delete(RoomSeat).where(RoomSeat.room_id == room.id,
+                                                   RoomSeat.seat == seat.seat))
+            await ledger.cash_out(s, f"cashout:{room.id}:{seat.seat}:{secrets.token_hex(8)}",
+                                  room.id, seat.seat, player_id=seat.player_id)
+
+    async def start_match(self, room: RoomRecord, match_id: str, players: int) -> None:
+        async with self.sessions() as s, s.begin():
+            s.add(Match(id=match_id, room_id=room.id, game=room.game, options=room.options,
+                        players=players, stake=room.stake, status="active"))
+            await s.flush()
+            for seat in room.taken:
+                s.add(MatchSeat(match_id=match_id, seat=seat.seat, player_id=seat.player_id,
+                                bot=seat.bot, name=seat.name))
+            await s.execute(update(Room).where(Room.id == room.id)
+                            .values(status="playing", match_id=match_id))
+
+    async def record_deal(self, match_id: str, hand_no: int, dealer: int,
+                          deal: dict[str, Any]) -> None:
+        async with self.sessions() as s, s.begin():
+            s.add(MatchHand(match_id=match_id, hand_no=hand_no, dealer=dealer, deal=deal))
+
+    async def append_action(self, match_id: str, hand_no: int, seq: int, seat: int,
+                            action: dict[str, Any], client_id: str | int | None) -> None:
+        encoded = None if client_id is None else orjson.dumps(client_id).decode()
+        async with self.sessions() as s, s.begin():
+            s.add(MatchAction(match_id=match_id, hand_no=hand_no, seq=seq, seat=seat,
+                              action=action, client_id=encoded))
+
+    async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
+                          result: dict[str, Any]) -> None:
+        """The hand's result and its chip settlement from escrow, in one transaction."""
+        detail = {k: v for k, v in result.items()
+                  if k not in ("winner", "reason", "scores", "ended")}
+        async with self.sessions() as s, s.begin():
+            s.add(HandResult(match_id=match_id, hand_no=hand_no, winner=result["winner"],
+                             reason=result["reason"], scores=result["scores"], detail=detail))
+            await s.flush()
+            payments = result.get("payments") or []
+            if room.stake > 0 and payments:
+                escrows = {seat.seat: (await ledger.escrow_for(s, room.id, seat.seat)).id
+                           for seat in room.taken}
+                await ledger.settle_hand(s, match_id, hand_no, payments, room.stake, escrows)
+
+    async def finish_match(self, room: RoomRecord, match_id: str, status: str, winner: int | None,
+                           totals: list[int]) -> None:
+        """Close the match and the room, and return every seat's escrow."""
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(Match).where(Match.id == match_id).values(
+                status=status, winner=winner, totals=totals, finished_at=utcnow()))
+            for seat in room.taken:
+                await ledger.cash_out(s, f"cashout:{match_id}:{seat.seat}", room.id, seat.seat,
+                                      player_id=seat.player_id)
+            await s.execute(update(Room).where(Room.id == room.id).values(status="closed"))
+
+    async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
+                       player_id: str | None, name: str, text: str) -> None:
+        async with self.sessions() as s, s.begin():
+            s.add(ChatMessage(room_id=room.id, match_id=match_id, seat=seat,
+                              player_id=player_id, name=name, text=text))
+
+    async def open_rooms(self) -> list[RoomRecord]:
+        async with self.sessions() as s:
+            rooms = (await s.scalars(select(Room).where(Room.status == "waiting"))).all()
+            return [await _record(s, r) for r in rooms]
+
+    async def live_matches(self) -> list[LiveMatch]:
+        out = []
+        async with self.sessions() as s:
+            rooms = (await s.scalars(select(Room).where(Room.status == "playing"))).all()
+            for room in rooms:
+                if room.match_id is None:
+                    continue
+                hands = (await s.scalars(select(MatchHand).where(
+                    MatchHand.match_id == room.match_id).order_by(MatchHand.hand_no))).all()
+                actions = (await s.scalars(select(MatchAction).where(
+                    MatchAction.match_id == room.match_id)
+                    .order_by(MatchAction.hand_no, MatchAction.seq))).all()
+                recorded = await s.scalar(select(func.count()).select_from(HandResult).where(
+                    HandResult.match_id == room.match_id))
+                records = [HandRecord(h.hand_no, h.dealer, h.deal, [
+                    (a.seat, a.action, None if a.client_id is None else orjson.loads(a.client_id))
+                    for a in actions if a.hand_no == h.hand_no and a.seat is not None])
+                    for h in hands]
+                out.append(LiveMatch(await _record(s, room), room.match_id, records,
+                                     int(recorded or 0)))
+        return out
+
+
+async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
+    row = await s.get(Room, room.id)
+    values = {"host_id": room.host_id, "game": room.game, "options": room.options,
+              "seats": room.seats, "stake": room.stake, "buy_in": room.buy_in,
+              "turn_seconds": room.turn_seconds, "private": room.private,
+              "invite_code": room.invite_code, "status": room.status,
+              "match_id": room.match_id, "dev_deals": room.deals}
+    if row is None:
+        s.add(Room(id=room.id, **values))
+    else:
+        for key, value in values.items():
+            setattr(row, key, value)
+    await s.flush()
+    for seat in room.taken:
+        existing = await s.get(RoomSeat, (room.id, seat.seat))
+        if existing is not None:
+            existing.player_id, existing.bot, existing.name = seat.player_id, seat.bot, seat.name
+
+
+async def _record(s: AsyncSession, room: Room) -> RoomRecord:
+    seats = (await s.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id)
+                             .order_by(RoomSeat.seat))).all()
+    return RoomRecord(
+        id=room.id, host_id=room.host_id, game=room.game, options=room.options,
+        seats=room.seats, stake=room.stake, buy_in=room.buy_in,
+        turn_seconds=room.turn_seconds, private=room.private,
+        invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,
+        taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],
+        deals=room.dev_deals)
