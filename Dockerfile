@@ -9,7 +9,9 @@ WORKDIR /srv/rummy
 COPY pyproject.toml README.md ./
 COPY app ./app
 RUN pip install .
-# The app serves static/ (and later runs migrations/) from this source tree, so it runs from here.
+# The app serves static/ and applies migrations/ from this source tree, so it runs from here.
+COPY alembic.ini ./
+COPY migrations ./migrations
 COPY static ./static
 
 RUN useradd --create-home --uid 10001 rummy
