@@ -90,7 +90,7 @@ def _candidates(st: State, seat: int) -> Iterator[Action]:
     rules = st.rules.meld
     if "meld" in types:
         best = best_arrangement(hand, rules, st.rules.values.of).melds
-        if st.must_use is not None:  # KALUKI-6: the opening that uses the taken card
+        if st.must_use is not None and st.must_use in hand:  # KALUKI-6: the opening needed
             rest = list(hand)
             rest.remove(st.must_use)
             best = opening_with(rest, st.must_use, st.rules) or best

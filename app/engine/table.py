@@ -6,7 +6,7 @@ from collections import Counter
 
 from . import phom, scoring
 from .actions import Borrow, Declare, Knock, LayOff, MeldAction, SwapJoker
-from .cards import JOKER
+from .cards import JOKER, SUITS, make_code
 from .errors import IllegalAction
 from .flow import (
     Events,
@@ -20,6 +20,7 @@ from .flow import (
 )
 from .melds import Entry, Meld, extend_meld, form_meld
 from .rules import GameRules
+from .solver import usable_in_meld
 from .state import State
 
 
@@ -164,6 +165,9 @@ def swap_joker(st: State, seat: int, act: SwapJoker, events: Events) -> None:
     if index is None:
         raise IllegalAction("no_joker_for_card",
                             f"no wild in meld {act.meld} stands for {act.card}")
+    if act.card == st.must_use and st.hands[seat].count(act.card) <= 1:  # KALUKI-6
+        raise IllegalAction("must_use_taken_card",
+                            f"your opening must use the {act.card} you took")
     remove_from_hand(st, seat, [act.card])
     wild = target.cards[index]
     cards = list(target.cards)
@@ -173,7 +177,39 @@ def swap_joker(st: State, seat: int, act: SwapJoker, events: Events) -> None:
     st.hands[seat].append(wild.card)
     if game.joker_must_be_played:
         st.jokers_to_play += 1
+        if not _joker_playable(st, seat, wild.card):  # GERMAN-8 with the GEN-8 corollary
+            raise IllegalAction("joker_unplayable",
+                                "you could not play that joker and still discard this turn")
     events.append({"type": "swap_joker", "seat": seat, "meld": act.meld, "card": act.card})
+
+
+def _joker_playable(st: State, seat: int, joker: str) -> bool:
+    """Could the exchanged ``joker`` go on the table this turn with a discard still left?"""
+    rest = list(st.hands[seat])
+    rest.remove(joker)
+    hand, st.hands[seat] = st.hands[seat], rest
+    try:
+        if not discardable(st, seat):
+            return False
+    finally:
+        st.hands[seat] = hand
+    for meld in st.melds:
+        for entry in _joker_places(meld, joker):
+            try:
+                extend_meld(meld, [entry], st.rules.meld)
+            except IllegalAction:
+                continue
+            return True
+    return len(rest) >= 3 and usable_in_meld(joker, rest, st.rules.meld)
+
+
+def _joker_places(meld: Meld, joker: str) -> list[Entry]:
+    if meld.kind == "set":
+        rank = meld.cards[0].stands_for[0]
+        return [(joker, rank + suit) for suit in SUITS]
+    suit = meld.cards[0].stands_for[1]
+    return [(joker, make_code(meld.start - 1, suit)),
+            (joker, make_code(meld.start + len(meld.cards), suit))]
 
 
 def declare(st: State, seat: int, act: Declare, events: Events) -> None:

@@ -23,6 +23,7 @@ def player_view(st: State, seat: int | None) -> dict[str, Any]:
         "hand": list(st.hands[seat]) if seat is not None and st.hands else [],
         "hand_counts": [len(h) for h in st.hands],
         "stock_count": len(st.stock),
+        "restocks": st.restocks,
         "discard": list(st.discard),
         "melds": [m.to_json() for m in st.melds],
         "known": [list(k) for k in st.known],

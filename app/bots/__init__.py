@@ -1,0 +1,10 @@
+"""Computer players: pure functions of one seat's view (standard library and app.engine only)."""
+
+from .base import Bot, NoLegalAction
+from .random_player import RandomBot
+from .registry import BOT_KINDS, make_bot
+from .sensible import SensibleBot
+from .view_state import state_from_view
+
+__all__ = ["BOT_KINDS", "Bot", "NoLegalAction", "RandomBot", "SensibleBot", "make_bot",
+           "state_from_view"]

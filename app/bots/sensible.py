@@ -1,0 +1,413 @@
+"""A sensible computer player for every game: keep melds, take useful discards, go out early.
+
+:class:`SensibleBot` rebuilds a state from its view (:mod:`.view_state`), asks the engine for its
+legal actions and picks one by a few plain rules, judged with the solver's best arrangement
+(GEN-12) of the cards it would hold:
+
+- declare / go Ù / go out as soon as it can (declare games: Boat House, Complete Rummy,
+  Continental, Queen City, Nowrang, Phỏm);
+- draw the discard when it completes or extends a meld (its deadwood after the turn would be
+  lower than with a stock draw), always in Phỏm (the engine lets it take only such cards) and
+  before a Kaluki opening (the engine allows only a take that opens);
+- exchange jokers when the hand is no worse for it (Kaluki; in German Rummy only if the joker
+  can be played again and a discard still follows, GERMAN-8);
+- meld what its best arrangement melds (the opening minimum is the engine's check), lay off
+  deadwood, show its best arrangement on Phỏm's fourth turn, knock in Knock Rummy when its
+  deadwood is low for the stock left, call Rummy whenever it can;
+- otherwise discard the card whose loss leaves the least deadwood (the highest-value deadwood
+  card; never a wild card while a natural will do).
+
+Whatever it picks is one of ``legal_actions`` of the rebuilt state, so it is never rejected.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from app.engine.actions import (
+    Action,
+    CallRummy,
+    Declare,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    MeldAction,
+    Show,
+    SwapJoker,
+)
+from app.engine.cards import JOKER, parse_entry, rank_of
+from app.engine.errors import RuleError
+from app.engine.flow import discardable
+from app.engine.game import apply, is_legal
+from app.engine.melds import form_meld
+from app.engine.moves import legal_actions
+from app.engine.rules import GameRules
+from app.engine.solver import Arrangement, best_arrangement
+from app.engine.state import Phase, State
+
+from .base import Bot, NoLegalAction, own_legal
+from .view_state import state_from_view
+
+KNOCK_AT = 5          # KNOCK-4: always knock with this much deadwood or less
+KNOCK_STOCK_SHARE = 5  # ... or with up to one point per this many stock cards
+KNOCK_ANYWAY = 24     # ... and after this many turns, whatever the deadwood (the hand must end)
+STALL_TURNS = 12      # after this many turns of a hand ...
+STALL_SHARE = 0.3     # ... this share of discards is a random unmelded card
+A = TypeVar("A")
+
+
+@dataclass
+class _Turn:
+    """One decision: the rebuilt state, the seat and its legal actions."""
+
+    st: State
+    seat: int
+    legal: list[Action]
+
+    @property
+    def hand(self) -> list[str]:
+        return self.st.hands[self.seat]
+
+    def of(self, kind: type[A]) -> list[A]:
+        return [a for a in self.legal if isinstance(a, kind)]
+
+
+class SensibleBot(Bot):
+    """One class for every game; the few games that differ have small hooks below."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._memo: dict[tuple[int, tuple[str, ...]], Arrangement] = {}
+
+    # --- the interface -------------------------------------------------------------------
+
+    def choose(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any]:
+        if "knock" in view["legal"]:
+            quick = self._knock_turn(view, rules)
+            if quick is not None:
+                return quick
+        st, seat, legal = own_legal(view, rules)
+        moves = [a for a in legal if a.type != "call_rummy"]
+        if not moves:
+            raise NoLegalAction(f"seat {seat} has no legal action in phase {view['phase']}")
+        return self._pick(_Turn(st, seat, moves)).to_json()
+
+    def _knock_turn(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any] | None:
+        """KNOCK-4's play phase holds only discards and knocks, one of each per card the seat
+        may discard: list them from ``discardable`` instead of scoring every knock through
+        ``legal_actions``; the pick is still checked (``is_legal``), else None."""
+        st = state_from_view(view, rules)
+        seat = view["seat"]
+        if set(view["legal"]) != {"knock", "discard"}:
+            return None
+        cards = discardable(st, seat)
+        moves: list[Action] = [*(Knock(c) for c in cards), *(Discard(c) for c in cards)]
+        if not moves:
+            return None
+        action = self._pick(_Turn(st, seat, moves))
+        return action.to_json() if is_legal(st, seat, action) else None
+
+    def maybe_call(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any] | None:
+        """OPT-CALL: call whenever possible, discarding what leaves the least deadwood."""
+        if "call_rummy" not in view["legal"]:
+            return None
+        st, seat, legal = own_legal(view, rules)
+        calls = [a for a in legal if isinstance(a, CallRummy)]
+        if not calls:
+            return None
+        card, _ = self._shed(st, st.hands[seat], [a.discard for a in calls])
+        return next(a for a in calls if a.discard == card).to_json()
+
+    # --- the decision --------------------------------------------------------------------
+
+    def _pick(self, t: _Turn) -> Action:
+        declares = t.of(Declare)
+        if declares:  # go out as soon as possible (the whole hand without discard first)
+            return min(declares, key=lambda a: a.discard is not None)
+        if t.st.phase in (Phase.DRAW, Phase.DRAW_SECOND, Phase.CALL):
+            return self._draw(t)
+        for step in (self._knock, self._show, self._swap, self._play_joker, self._meld,
+                     self._lay_off, self._discard):
+            action = step(t)
+            if action is not None:
+                return action
+        return self._fallback(t)
+
+    def _fallback(self, t: _Turn) -> Action:
+        """The least harmful legal action: a discard, else anything but a table move."""
+        for kind in (Discard, Knock, Draw, Show):
+            found: list[Action] = [a for a in t.legal if isinstance(a, kind)]
+            if found:
+                return found[0]
+        return t.legal[0]
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def _draw(self, t: _Turn) -> Action:
+        draws = t.of(Draw)
+        stock = next((d for d in draws if d.source == "stock"), None)
+        takes = [d for d in draws if d.source == "discard"]
+        declining = stock is not None and not t.st.stock and t.st.rules.options.block_rummy
+        if takes and (t.st.rules.game.phom or self._opening_take(t)):
+            return takes[0]  # the engine allows only a take that melds (PHOM-5, KALUKI-6)
+        best, gain = None, 0
+        if stock is not None and not declining and self._stalling(t):
+            return stock  # a long hand: the same discards may be going round in a circle
+        for take in takes:
+            card = take.card or t.st.discard[-1]
+            got = self._take_gain(t, card)
+            if got > gain:
+                best, gain = take, got
+        if best is not None:
+            return best
+        if declining and takes and self._hand_value(t) > KNOCK_AT \
+                and t.st.turns[t.seat] < KNOCK_ANYWAY:
+            return takes[0]  # OPT-BLOCK-2: declining ends the hand; a costly hand plays on
+        if stock is not None:
+            return stock
+        return draws[0] if draws else self._fallback(t)
+
+    def _stalling(self, t: _Turn) -> bool:
+        """After ``STALL_TURNS`` turns, now and then (``STALL_SHARE``): play differently."""
+        return t.st.turns[t.seat] > STALL_TURNS and self.rng.random() < STALL_SHARE
+
+    def _opening_take(self, t: _Turn) -> bool:
+        game = t.st.rules.game
+        return game.discard_take_needs_opening_meld and not t.st.opened[t.seat]
+
+    def _take_gain(self, t: _Turn, card: str) -> int:
+        """How much less deadwood the turn leaves if ``card`` is taken (and the worst other
+        card discarded) than the hand holds now; 0 unless ``card`` completes or extends a meld."""
+        rules = t.st.rules
+        value = self._valuer(t.st)
+        with_card = best_arrangement([*t.hand, card], rules.meld, value)
+        if Counter(with_card.deadwood)[card] >= Counter([*t.hand, card])[card]:
+            return 0
+        new = with_card.deadwood_value - max(
+            [value(c) for c in with_card.deadwood if c != card], default=0)
+        old = self._deadwood(t.st, t.hand)  # a stock card is assumed useless
+        return old - new if new < old else 0
+
+    # --- knocking and showing ------------------------------------------------------------
+
+    def _knock(self, t: _Turn) -> Action | None:
+        knocks = t.of(Knock)
+        if not knocks:
+            return None
+        card, left = self._shed(t.st, t.hand, [k.discard for k in knocks])
+        best = next(k for k in knocks if k.discard == card)
+        limit = max(KNOCK_AT, len(t.st.stock) // KNOCK_STOCK_SHARE)
+        if left <= limit or t.st.turns[t.seat] >= KNOCK_ANYWAY:
+            return best
+        return None
+
+    def _show(self, t: _Turn) -> Action | None:
+        """PHOM-9: show the melds that leave the least trash."""
+        shows = t.of(Show)
+        if not shows:
+            return None
+        return min(shows, key=lambda s: (
+            sum(self._value(t.st, c) for c in _minus(t.hand, _cards(s.melds))), -len(s.melds)))
+
+    # --- jokers --------------------------------------------------------------------------
+
+    def _swap(self, t: _Turn) -> Action | None:
+        """KALUKI-7, GERMAN-8: take a joker for its natural card if the hand is no worse."""
+        now = self._deadwood(t.st, t.hand)
+        for swap in t.of(SwapJoker):
+            if swap.card == JOKER or swap.card in t.st.taken:
+                continue  # never give away the card just taken (the engine allows it, KALUKI-6)
+            after_hand = [*_minus(t.hand, [swap.card]), JOKER]
+            if self._deadwood(t.st, after_hand) > now:
+                continue
+            if t.st.rules.game.joker_must_be_played and not self._joker_playable(t, swap):
+                continue
+            return swap
+        return None
+
+    def _joker_playable(self, t: _Turn, swap: SwapJoker) -> bool:
+        """GERMAN-8: after the exchange, can the joker go on the table with a discard to follow?"""
+        after, _ = apply(t.st, t.seat, swap)
+        return self._joker_move(after, t.seat) is not None
+
+    def _joker_move(self, st: State, seat: int) -> Action | None:
+        """A legal meld or lay-off that plays a held joker and still allows a discard."""
+        moves = [a for a in legal_actions(st, seat) if a.type in ("meld", "lay_off")
+                 and JOKER in _placed(a)]
+        moves.sort(key=lambda a: (a.type != "meld", -len(_placed(a))))
+        for move in moves:
+            after, _ = apply(st, seat, move)
+            if after.hand_over or after.jokers_to_play or any(
+                    is_legal(after, seat, Discard(c)) for c in set(after.hands[seat])):
+                return move
+        return None
+
+    def _play_joker(self, t: _Turn) -> Action | None:
+        if not t.st.jokers_to_play:
+            return None
+        move = self._joker_move(t.st, t.seat)
+        if move is not None and move in t.legal:
+            return move
+        table = [a for a in t.legal if a.type in ("meld", "lay_off") and JOKER in _placed(a)]
+        return table[0] if table else None
+
+    # --- melding and laying off ----------------------------------------------------------
+
+    def _meld(self, t: _Turn) -> Action | None:
+        """Meld what keeps the least deadwood in hand (the best arrangement's melds)."""
+        melds = t.of(MeldAction)
+        if not melds:
+            return None
+        now = self._deadwood(t.st, t.hand)
+        scored = [(self._deadwood(t.st, _minus(t.hand, _cards(m.melds))), -len(_cards(m.melds)),
+                   i) for i, m in enumerate(melds)]
+        left, _, index = min(scored)
+        opening = t.st.rules.game.initial_meld and not t.st.opened[t.seat]
+        if left <= now or opening or t.st.must_use is not None:
+            return melds[index]
+        return None
+
+    def _lay_off(self, t: _Turn) -> Action | None:
+        """Lay off a card the hand does not need (not a wild card, unless nearly out)."""
+        now = self._deadwood(t.st, t.hand)
+        best: tuple[int, int] | None = None
+        pick = None
+        for move in t.of(LayOff):
+            cards = [c for c, _ in move.cards]
+            wild = any(c == JOKER or c in t.st.rules.meld.wilds for c in cards)
+            if wild and len(t.hand) > 2:
+                continue
+            left = self._deadwood(t.st, _minus(t.hand, cards))
+            key = (left - now, -sum(self._value(t.st, c) for c in cards))
+            if left <= now and (best is None or key < best) and _sound(t.st, t.seat, move):
+                best, pick = key, move
+        return pick
+
+    # --- discarding ----------------------------------------------------------------------
+
+    def _discard(self, t: _Turn) -> Action | None:
+        discards = t.of(Discard)
+        if not discards:
+            return None
+        wilds = t.st.rules.meld.wilds | {JOKER}
+        if self._stalling(t):
+            # Break a stalemate (every seat hoarding the cards another needs): sometimes let go
+            # of a card that is not in a meld, chosen at random.
+            dead = set(self._arrangement(t.st, t.hand).deadwood)
+            loose = sorted((d for d in discards if d.card in dead and d.card not in wilds),
+                           key=lambda d: d.card)
+            if loose:
+                return self.rng.choice(loose)
+        card, _ = self._shed(t.st, t.hand, [d.card for d in discards])
+        return next(d for d in discards if d.card == card)
+
+    def _shed(self, st: State, hand: list[str], allowed: list[str]) -> tuple[str, int]:
+        """The card of ``allowed`` whose loss leaves the least deadwood, and that deadwood.
+
+        An unmatched card with a neighbour (a pair, two cards of a run) counts half its value
+        as kept. Ties: a natural before a wild card, the dearer card, fewer neighbours.
+        Losing card ``c`` leaves at least ``deadwood(hand) - value(c)``, exactly that for an
+        unmatched card, so a melded card is evaluated only if it could do better.
+        """
+        best = self._arrangement(st, hand)
+        dead = Counter(best.deadwood)
+        wilds = st.rules.meld.wilds | {JOKER}
+        found: tuple[tuple[float, bool, int, int, str], int] | None = None
+        for card in sorted(set(allowed), key=lambda c: (c not in dead, -self._value(st, c))):
+            value = self._value(st, card)
+            left = best.deadwood_value - value
+            near = _neighbours(card, hand)
+            score: float = left
+            if card in dead:
+                score += value / 2 if near else 0  # half a meld: worth keeping a while
+            else:
+                if found is not None and left >= found[0][0]:
+                    continue
+                left = self._deadwood(st, _minus(hand, [card]))
+                score = left
+            key = (score, card in wilds, -value, near, card)
+            if found is None or key < found[0]:
+                found = (key, left)
+        if found is None:
+            raise ValueError("nothing to shed")
+        return found[0][-1], found[1]
+
+    # --- values --------------------------------------------------------------------------
+
+    def _valuer(self, st: State) -> Callable[[str], int]:
+        """Card worth for judging hands: the game's values; where cards have no value
+        (Continental, Nowrang: the pattern is all that counts) every card is worth 1."""
+        if st.rules.game.declare_sizes:
+            return _one
+        return st.rules.values.of
+
+    def _value(self, st: State, card: str) -> int:
+        return self._valuer(st)(card)
+
+    def _hand_value(self, t: _Turn) -> int:
+        return sum(self._value(t.st, c) for c in t.hand)
+
+    def _arrangement(self, st: State, cards: Sequence[str]) -> Arrangement:
+        """The solver's best arrangement of ``cards`` (GEN-12), remembered."""
+        key = (id(st.rules), tuple(sorted(cards)))
+        got = self._memo.get(key)
+        if got is None:
+            got = best_arrangement(cards, st.rules.meld, self._valuer(st))
+            if len(self._memo) > 20_000:
+                self._memo.clear()
+            self._memo[key] = got
+        return got
+
+    def _deadwood(self, st: State, cards: Sequence[str]) -> int:
+        return self._arrangement(st, cards).deadwood_value
+
+
+def _one(card: str) -> int:
+    return 1
+
+
+def _neighbours(card: str, cards: Sequence[str]) -> int:
+    """Cards of ``cards`` of the same rank, or of the same suit within two ranks of ``card``."""
+    if card == JOKER:
+        return len(cards)
+    rank, suit = rank_of(card), card[1]
+    return sum(1 for other in cards if other != card and other != JOKER and (
+        rank_of(other) == rank or (other[1] == suit and abs(rank_of(other) - rank) <= 2)))
+
+
+def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
+    left = list(hand)
+    for card in cards:
+        if card in left:
+            left.remove(card)
+    return left
+
+
+def _cards(melds: Sequence[Sequence[tuple[str, str | None]]]) -> list[str]:
+    return [c for m in melds for c, _ in m]
+
+
+def _placed(action: Action) -> list[str]:
+    if isinstance(action, MeldAction | Declare | Show):
+        return _cards(action.melds)
+    if isinstance(action, LayOff):
+        return [c for c, _ in action.cards]
+    return []
+
+
+def _sound(st: State, seat: int, move: LayOff) -> bool:
+    """Whether the meld a lay-off produces is a meld a player could lay as it is (GEN-10)."""
+    try:
+        after, _ = apply(st, seat, move)
+        if after.hand_over:
+            return True
+        meld = after.melds[move.meld]
+        form_meld([parse_entry(str(p)) for p in meld.cards], st.rules.meld)
+    except RuleError:
+        return False
+    return True

@@ -1,0 +1,154 @@
+"""``state_from_view`` rebuilds, from one seat's view alone, a state in which that seat has exactly
+the legal actions it has in the true state — across all ten games and many playout states.
+
+It never needs anything outside the view: the view goes through JSON first, and permuting the
+cards the seat cannot see (other hands' unknown cards and the stock) changes neither the view
+nor the rebuilt state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from app.bots import make_bot, state_from_view
+from app.bots.selfplay import play_match
+from app.engine.deal import pack_for
+from app.engine.games import GAMES, match_rules
+from app.engine.moves import legal_actions
+from app.engine.state import Phase, State
+from app.engine.views import player_view
+
+from .playouts import conserved
+
+# game -> (options, players, seat kinds); German seats are sensible (see test_engine_issues.py).
+SETUPS: list[tuple[str, dict[str, Any], int, tuple[str, ...]]] = [
+    ("standard", {"call_rummy": True, "borrowing": True}, 3, ("sensible", "random")),
+    ("standard", {"throw_down": True, "block_rummy": True}, 2, ("random", "sensible")),
+    ("standard", {"complete_rummy": True, "mandatory_discard": True}, 3, ("sensible",)),
+    ("boat_house", {}, 3, ("sensible", "random")),
+    ("kaluki", {"call_rummy": True}, 3, ("sensible", "random")),
+    ("double_rum", {"call_rummy": True, "one_meld_per_turn": True}, 4, ("sensible", "random")),
+    ("knock", {}, 3, ("sensible", "random")),
+    ("continental", {"twos_wild": True}, 4, ("sensible", "random")),
+    ("queen_city", {}, 4, ("sensible", "random")),
+    ("phom", {"discard_penalties": True}, 4, ("sensible", "random")),
+    ("german", {}, 3, ("sensible",)),
+    ("nowrang", {}, 2, ("sensible", "random")),
+]
+MATCHES = 5
+HANDS = 4
+SAMPLE = 0.35  # share of states checked
+
+
+def _legal(st: State, seat: int) -> set[str]:
+    return {json.dumps(a.to_json(), sort_keys=True) for a in legal_actions(st, seat)}
+
+
+def _others_called(st: State, seat: int) -> bool:
+    """Other seats' pending calls are not in a view (the room settles them before the next
+    player acts); their effect on the next player's draw is not this seat's knowledge."""
+    return st.phase is Phase.CALL and st.call is not None and any(
+        s != seat for s in st.call.calls)
+
+
+def _check_seat(st: State, seat: int, context: str) -> None:
+    view = json.loads(json.dumps(player_view(st, seat)))
+    rebuilt = state_from_view(view, st.rules)
+    assert conserved(rebuilt, Counter(pack_for(st.rules))), context
+    assert rebuilt.hands[seat] == st.hands[seat], context
+    assert [len(h) for h in rebuilt.hands] == [len(h) for h in st.hands], context
+    assert len(rebuilt.stock) == len(st.stock), context
+    assert rebuilt.discard == st.discard, context
+    assert [m.to_json() for m in rebuilt.melds] == [m.to_json() for m in st.melds], context
+    assert player_view(rebuilt, seat) == view, f"the rebuilt state looks different: {context}"
+    if not _others_called(st, seat):
+        assert _legal(rebuilt, seat) == _legal(st, seat), f"seat {seat}: {context}"
+
+
+@pytest.mark.parametrize(("game", "options", "players", "kinds"), SETUPS,
+                         ids=[f"{g}-{p}p-{'-'.join(sorted(o)) or 'plain'}"
+                              for g, o, p, _ in SETUPS])
+def test_rebuilt_state_has_the_same_legal_actions(game: str, options: dict[str, Any],
+                                                  players: int, kinds: tuple[str, ...]) -> None:
+    rules = match_rules(game, options, players)
+    checked = 0
+    for match in range(MATCHES):
+        seed = 500 + match
+        rng = random.Random(seed)
+        context = f"game={game} options={options} players={players} seed={seed}"
+        bots = [make_bot(kinds[s % len(kinds)], seed * 100 + s) for s in range(players)]
+
+        def observe(before: State, seat: int | None, action: Any, after: State,
+                    rng: random.Random = rng, context: str = context) -> None:
+            nonlocal checked
+            for st in (before, after):
+                if rng.random() < SAMPLE:
+                    for s in range(players):
+                        _check_seat(st, s, f"{context} seq {st.seq} after {action}")
+                    checked += 1
+
+        play_match(rules, bots, seed, HANDS, observe)
+    assert checked >= 50
+
+
+def test_every_game_is_covered() -> None:
+    assert {g for g, *_ in SETUPS} == set(GAMES)
+
+
+def test_the_view_is_all_it_needs() -> None:
+    """Shuffling the cards seat 0 cannot see gives the same view and the same rebuilt state."""
+    rules = match_rules("kaluki", {}, 3)
+    seen = 0
+
+    def observe(before: State, seat: int | None, action: Any, after: State) -> None:
+        nonlocal seen
+        if after.hand_over or after.seq % 5:
+            return
+        other = _shuffle_hidden(after, 0, random.Random(after.seq))
+        assert player_view(other, 0) == player_view(after, 0)
+        a = state_from_view(player_view(after, 0), rules)
+        b = state_from_view(player_view(other, 0), rules)
+        assert a.to_json() == b.to_json()
+        seen += 1
+
+    bots = [make_bot("sensible", s) for s in range(3)]
+    play_match(rules, bots, 77, 2, observe)
+    assert seen >= 10
+
+
+def _shuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
+    """The same public table with the unseen cards of ``seat`` dealt differently."""
+    new = st.copy()
+    hidden: list[str] = list(new.stock)
+    keep: list[list[str]] = []
+    for s, hand in enumerate(new.hands):
+        if s == seat:
+            keep.append(hand)
+            continue
+        public = Counter(new.known[s]) | Counter(new.locked[s])
+        rest = Counter(hand) - public
+        hidden += list(rest.elements())
+        keep.append(list(public.elements()))
+    rng.shuffle(hidden)
+    for s, hand in enumerate(new.hands):
+        if s != seat:
+            need = len(hand) - len(keep[s])
+            keep[s] += hidden[:need]
+            del hidden[:need]
+    new.hands = keep
+    new.stock = hidden
+    return new
+
+
+def test_no_hand_dealt_yet() -> None:
+    from app.engine.game import new_match
+
+    rules = match_rules("standard", {}, 2)
+    st = new_match(rules)
+    rebuilt = state_from_view(player_view(st, 0), rules)
+    assert rebuilt.phase is Phase.DEAL and rebuilt.hands == []
