@@ -44,7 +44,7 @@ def went_out_result(st: State, winner: int, doubled: bool) -> HandResult:
     detail: dict[str, Any] = {}
     owed: dict[int, int] = {}  # what each other player owes the winner
     if kind is Scoring.WINNER_TAKES_DEADWOOD:  # BOAT-6
-        arrangements = {}
+        arrangements: list[dict[str, Any] | None] = [None] * st.players  # by seat
         for s in others:
             owed[s], arrangements[s] = _deadwood(st.hands[s], rules)
         detail["arrangements"] = arrangements
@@ -156,11 +156,11 @@ def knock_result(st: State, knocker: int) -> HandResult:
     rules = st.rules
     n = st.players
     counts: list[int] = []
-    arrangements = {}
+    arrangements: list[dict[str, Any]] = []  # by seat
     for seat in range(n):
         count, arrangement = _deadwood(st.hands[seat], rules)
         counts.append(count)
-        arrangements[seat] = arrangement
+        arrangements.append(arrangement)
     low = min(counts)
     others_low = [s for s in range(n) if s != knocker and counts[s] == low]
     if counts[knocker] == low and (not others_low or low == 0):

@@ -351,3 +351,21 @@ def test_cli_missing_file(tmp_path: Path) -> None:
     """PROTOCOL.md §4: an unreadable file: exit 1 with a reason."""
     done = cli(str(tmp_path / "nope.json"))
     assert done.returncode == 1 and done.stderr.strip()
+
+
+def test_replay_output_is_plain_json_for_every_scoring() -> None:
+    """PROTOCOL §4: the output is one JSON object; results of every game serialise (the server
+    and the CLI use orjson, which refuses non-string keys)."""
+    import orjson
+
+    from app.bots import make_bot
+    from app.bots.selfplay import play_match
+    from app.engine.games import match_rules
+
+    for game, players in (("knock", 3), ("boat_house", 3), ("phom", 4), ("continental", 3)):
+        rules = match_rules(game, {}, players)
+        bots = [make_bot("sensible", seat) for seat in range(players)]
+        _, log = play_match(rules, bots, seed=5, max_hands=1)
+        out = run_replay(orjson.loads(orjson.dumps(log)))
+        assert out["ok"], (game, out["rejected"])
+        assert orjson.loads(orjson.dumps(out))["totals"] == out["totals"]
