@@ -16,7 +16,7 @@ test: lint
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check $(LINT_DIRS)
-	$(BIN)/mypy app/engine
+	$(BIN)/mypy app
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -53,7 +53,8 @@ Inbound = Auth | ActionMessage | Chat | Ping
 
 
 def parse(text: str | bytes) -> Inbound:
-    if len(text) > MAX_MESSAGE_BYTES:
+    size = len(text.encode()) if isinstance(text, str) else len(text)  # bytes, not characters
+    if size > MAX_MESSAGE_BYTES:
         raise BadMessage("message_too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         data = orjson.loads(text)
@@ -83,9 +84,8 @@ def parse(text: str | bytes) -> Inbound:
 
 def _action(data: dict[str, Any]) -> ActionMessage:
     client_id = data.get("id")
-    valid_id = (isinstance(client_id, str) and 0 < len(client_id) <= MAX_CLIENT_ID) or (
-        isinstance(client_id, int) and not isinstance(client_id, bool))
-    if not valid_id:
+    if not (isinstance(client_id, str) and 0 < len(client_id) <= MAX_CLIENT_ID) and not (
+            isinstance(client_id, int) and not isinstance(client_id, bool)):
         raise BadMessage("bad_message", "an action needs an id (a string or an integer)")
     if "action" not in data:
         raise BadMessage("bad_message", "an action message needs an action", client_id)

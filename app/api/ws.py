@@ -36,6 +36,9 @@ class SocketConnection:
         async with self._lock:
             await self.ws.send_text(orjson.dumps(message).decode())
 
+    async def close(self) -> None:
+        await self.ws.close(code=1011)
+
     def allow(self) -> bool:
         """A token bucket per connection (lila-ws style rate limit)."""
         now = time.monotonic()
@@ -100,14 +103,14 @@ async def _authenticate(ws: WebSocket) -> SocketConnection | None:
 
 
 async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> None:
-    if not conn.allow():
-        await conn.send({"type": "error", "id": None, "code": "rate_limited",
-                         "message": "too many messages; slow down"})
-        return
     try:
-        msg = messages.parse(raw)
+        msg = messages.parse(raw)  # bounded by the size limit, so cheap enough to do first
     except messages.BadMessage as exc:
-        await conn.send(exc.reply())
+        await conn.send(exc.reply() if conn.allow() else _rate_limited(exc.client_id))
+        return
+    if not conn.allow():  # refused, not applied: the action's id lets the client retry it
+        client_id = msg.client_id if isinstance(msg, messages.ActionMessage) else None
+        await conn.send(_rate_limited(client_id))
         return
     if isinstance(msg, messages.ActionMessage):
         await conn.send(await room.act(conn.player_id, msg.client_id, msg.action))
@@ -118,3 +121,8 @@ async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> No
     else:
         await conn.send({"type": "error", "id": None, "code": "already_authenticated",
                          "message": "this connection is already authenticated"})
+
+
+def _rate_limited(client_id: Any) -> dict[str, Any]:
+    return {"type": "error", "id": client_id, "code": "rate_limited",
+            "message": "too many messages; slow down"}

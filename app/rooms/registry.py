@@ -5,8 +5,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from app.engine.errors import RuleError
+from app.engine.deal import stacked_deal
+from app.engine.errors import InvalidDeal, RuleError
 from app.engine.games import match_rules
+from app.engine.rules import GameRules
 
 from .room import Room, RoomError, RoomTiming
 from .store import MatchStore, RoomRecord
@@ -26,7 +28,9 @@ class RoomRegistry:
                      deals: list[dict[str, Any]] | None = None) -> Room:
         """Validate the host's choices with the engine, persist the room, seat the host."""
         try:
-            match_rules(game, options, seats)
+            rules = match_rules(game, options, seats)
+            if deals is not None:
+                _check_deals(rules, deals)
         except RuleError as exc:
             raise RoomError(exc.code, exc.message) from None
         if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
@@ -39,8 +43,13 @@ class RoomRegistry:
                             invite_code=secrets.token_urlsafe(9), deals=deals)
         await self.store.save_room(record)
         room = Room(record, self.store, self.timing)
+        try:
+            await room.join(host_id, host_name)
+        except RoomError:  # the host cannot sit (the buy-in): no room without its host
+            record.status = "closed"
+            await self.store.save_room(record)
+            raise
         self.rooms[record.id] = room
-        await room.join(host_id, host_name)
         return room
 
     def get(self, room_id: str) -> Room:
@@ -78,3 +87,20 @@ class RoomRegistry:
     async def close(self) -> None:
         for room in self.rooms.values():
             await room.close()
+
+
+def _check_deals(rules: GameRules, deals: list[dict[str, Any]]) -> None:
+    """Stacked deals must be the game's pack dealt the game's way before a room takes them: the
+    first for the first dealer (seat 0, GEN-6), each later one for some dealer (who deals later
+    depends on the play). Raises the engine's ``InvalidDeal``."""
+    for hand_no, deal in enumerate(deals):
+        dealers = [0] if hand_no == 0 else range(rules.players)
+        refusals: list[RuleError] = []
+        for dealer in dealers:
+            try:
+                stacked_deal(rules, dealer, deal)
+                break
+            except RuleError as exc:
+                refusals.append(exc)
+        else:
+            raise InvalidDeal(refusals[0].code, f"deal {hand_no}: {refusals[0].message}")

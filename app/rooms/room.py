@@ -34,6 +34,9 @@ from .timeouts import timeout_action
 
 log = logging.getLogger(__name__)
 ClientId = str | int | None
+# Phases after which the room deals: between hands, and before the first hand of a match that
+# a restart found started but not yet dealt (start_match and record_deal are two transactions).
+_DEALS_NEXT = (Phase.HAND_OVER, Phase.DEAL)
 
 
 class RoomError(Exception):
@@ -49,6 +52,8 @@ class Connection(Protocol):
     player_id: str
 
     async def send(self, message: dict[str, Any]) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -289,13 +294,14 @@ class Room:
         match_id = self.record.match_id
         if st is None or match_id is None or not st.hand_over or st.hand_no < 0:
             return
-        if len(st.results) <= self.recorded_hands:
-            return
-        result = st.results[-1].to_json()
-        result.update(hand_summary(st, st.hand_no))
-        await self.store.record_hand(self.record, match_id, st.hand_no, result)
-        self.recorded_hands = len(st.results)
-        if st.game_over:
+        if len(st.results) > self.recorded_hands:
+            result = st.results[-1].to_json()
+            result.update(hand_summary(st, st.hand_no))
+            await self.store.record_hand(self.record, match_id, st.hand_no, result)
+            self.recorded_hands = len(st.results)
+        # Also when the hand was recorded before a restart but the match was not finished:
+        # record_hand and finish_match are separate transactions (finish_match is idempotent).
+        if st.game_over and self.record.status != "closed":
             await self.store.finish_match(self.record, match_id, "finished", st.game_winner,
                                           list(st.totals))
             self.record.status = "closed"
@@ -316,7 +322,7 @@ class Room:
         self.turn_deadline = None
         if st is None:
             return
-        if st.phase is Phase.HAND_OVER and self.record.status == "playing":
+        if st.phase in _DEALS_NEXT and self.record.status == "playing":
             self._spawn(self._later(self.timing.next_hand, self._deal_and_push, st.seq))
             return
         if st.hand_over:
@@ -349,10 +355,11 @@ class Room:
     async def _deal_and_push(self, seq: int) -> None:
         async with self.lock:
             st = self.state
-            if not self._current(seq) or st is None or st.phase is not Phase.HAND_OVER:
+            if not self._current(seq) or st is None or st.phase not in _DEALS_NEXT:
                 return
             await self._deal_next()
-        await self.broadcast([{"type": "deal", "hand_no": self.state.hand_no}])
+            hand_no = self.state.hand_no if self.state is not None else st.hand_no
+        await self.broadcast([{"type": "deal", "hand_no": hand_no}])
         self._schedule()
 
     async def _close_if_same(self, seq: int) -> None:
@@ -425,14 +432,20 @@ class Room:
                 "events": redact_events(events or [], seat)}
 
     async def broadcast(self, events: list[dict[str, Any]] | None = None) -> None:
-        for conn in list(self.connections):
-            await self._send(conn, self.message_for(conn, events))
+        # Every message is built before the first send: while a send waits, another action may
+        # change the state, and a later connection must not get that state with these events.
+        messages = [(conn, self.message_for(conn, events)) for conn in list(self.connections)]
+        for conn, message in messages:
+            await self._send(conn, message)
 
     async def _send(self, conn: Connection, message: dict[str, Any]) -> None:
         try:
             await conn.send(message)
-        except Exception:  # a dead socket: forget it; the client reconnects
+        except Exception:  # a dead socket: forget it and close it; the client reconnects
+            log.info("room %s: dropping a connection of %s", self.id, conn.player_id)
             self.connections.pop(conn, None)
+            with contextlib.suppress(Exception):
+                await conn.close()
 
     async def chat(self, player_id: str, name: str, text: str) -> None:
         seat = self.seat_of(player_id)

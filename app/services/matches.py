@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Select, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import (
@@ -33,7 +34,7 @@ async def list_matches(s: AsyncSession, *, player: str | None = None, game: str 
                        until: datetime | None = None, limit: int = 50,
                        offset: int = 0) -> list[dict[str, Any]]:
     """Matches newest first, filtered by a player's id or name, game, status and date."""
-    query: Select[tuple[Match]] = select(Match)
+    query = select(Match)
     if player:
         seated = select(MatchSeat.match_id).join(Player, Player.id == MatchSeat.player_id,
                                                   isouter=True).where(
@@ -79,8 +80,7 @@ async def match_log(s: AsyncSession, match_id: str) -> dict[str, Any]:
                                .order_by(MatchAction.hand_no, MatchAction.seq))).all()
     results = (await s.scalars(select(HandResult).where(HandResult.match_id == match_id)
                                .order_by(HandResult.hand_no))).all()
-    transfers = (await s.scalars(select(Transfer).where(Transfer.match_id == match_id)
-                                 .order_by(Transfer.id))).all()
+    transfers = await _match_transfers(s, match)
     chat = (await s.scalars(select(ChatMessage).where(ChatMessage.match_id == match_id)
                             .order_by(ChatMessage.created_at))).all()
     return {
@@ -94,6 +94,16 @@ async def match_log(s: AsyncSession, match_id: str) -> dict[str, Any]:
         "chat": [{"seat": c.seat, "name": c.name, "text": c.text,
                   "at": c.created_at.isoformat()} for c in chat],
     }
+
+
+async def _match_transfers(s: AsyncSession, match: Match) -> Sequence[Transfer]:
+    """The match's chips: hand settlements, and every buy-in and cash-out of its seats' escrow
+    accounts (those carry no match id: they belong to the room, which holds one match)."""
+    escrows = select(Account.id).where(Account.kind == ledger.ESCROW,
+                                       Account.room_id == match.room_id)
+    return (await s.scalars(select(Transfer).where(
+        (Transfer.match_id == match.id) | Transfer.from_account.in_(escrows)
+        | Transfer.to_account.in_(escrows)).order_by(Transfer.id))).all()
 
 
 def _logged(a: MatchAction) -> dict[str, Any]:

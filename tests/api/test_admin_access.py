@@ -1,0 +1,91 @@
+"""Every ``/api/admin`` route of the app refuses anonymous callers (401) and players who are not
+admins (403), and answers an admin; the routes are found by walking the app, so a new admin
+route is covered the day it is added."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.routing import APIRoute
+
+from app.main import create_app
+from tests.api.client import Player, guest, http_client
+from tests.api.halls import Hall, hall
+
+
+def _walk(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, APIRoute]]:
+    """Every API route with its full path, through included routers (FastAPI keeps those as
+    their own route objects, holding the original router and the include's prefix)."""
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            yield from _walk(included.routes, prefix + route.include_context.prefix)
+        elif isinstance(route, APIRoute):
+            yield prefix + route.path, route
+
+
+def admin_routes() -> list[tuple[str, str]]:
+    """(method, path) of every route under /api/admin, path parameters filled with dummies."""
+    found = []
+    for path, route in _walk(create_app().routes):
+        if path.startswith("/api/admin"):
+            found += [(method, re.sub(r"\{[^}]+\}", "dummy", path))
+                      for method in sorted(route.methods)]
+    assert len(found) == len(set(found))
+    return found
+
+
+ROUTES = admin_routes()
+
+
+def test_the_admin_routes_are_found() -> None:
+    paths = {path for _, path in ROUTES}
+    assert {"/api/admin/matches", "/api/admin/matches/dummy", "/api/admin/players",
+            "/api/admin/players/dummy/ledger"} <= paths
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    with hall(tmp_path_factory.mktemp("admin_access")) as running:
+        yield running
+
+
+@pytest.fixture
+async def http(server: Hall) -> AsyncIterator[httpx.AsyncClient]:
+    async with http_client(server.base_url) as client:
+        yield client
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+async def test_admin_route_refuses_everyone_else(http: httpx.AsyncClient, method: str,
+                                                 path: str) -> None:
+    anonymous = await http.request(method, path)
+    assert anonymous.status_code == 401, anonymous.text
+
+    forged = await http.request(method, path, headers={"Authorization": "Bearer forged"})
+    assert forged.status_code == 401, forged.text
+
+    player: Player = await guest(http, "Curious")
+    refused = await http.request(method, path, headers=player.headers)
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["detail"]["code"] == "forbidden"
+
+
+@pytest.mark.parametrize(("method", "path"), [r for r in ROUTES if "dummy" not in r[1]])
+async def test_admin_may_list(http: httpx.AsyncClient, server: Hall, method: str,
+                              path: str) -> None:
+    answer = await http.request(method, path, headers=server.admin_headers)
+    assert answer.status_code == 200, answer.text
+
+
+async def test_admin_gets_not_found_for_unknown_ids(http: httpx.AsyncClient,
+                                                    server: Hall) -> None:
+    for method, path in ROUTES:
+        if "dummy" in path:
+            answer = await http.request(method, path, headers=server.admin_headers)
+            assert answer.status_code == 404, (path, answer.text)
+            assert answer.json()["detail"]["code"] == "not_found"
