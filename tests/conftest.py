@@ -78,3 +78,18 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server shared by the whole test session."""
     with running_server(tmp_path_factory.mktemp("live_server")) as base_url:
         yield base_url
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say plainly whether the PostgreSQL tests ran (they skip when it is unreachable)."""
+    from tests.pg import server_url, unreachable_reason
+
+    reason = unreachable_reason()
+    if reason is None:
+        shown = server_url().render_as_string(hide_password=True)
+        terminalreporter.write_line(f"PostgreSQL tests ran against {shown}.")
+    else:
+        terminalreporter.write_line(
+            f"PostgreSQL tests were SKIPPED: {reason}. Set RUMMY_TEST_DATABASE_URL or start "
+            "PostgreSQL on 127.0.0.1:5432; RUMMY_REQUIRE_POSTGRES=1 turns the skips into failures.",
+            yellow=True, bold=True)

@@ -1,0 +1,320 @@
+// Admin pages: matches with filters, a match's details and step-by-step replay, player ledgers.
+import { html, render, useState, useEffect, useRef, useLang, Toasts, LangSwitcher, errorText } from '../ui.js';
+import { t, setLang, preferredLang, gameName } from '../i18n.js';
+import { api } from '../api.js';
+import { CardImg } from '../cards.js';
+import { shortCard } from '../table.js';
+
+const TOKEN_KEY = 'rummy.admin.token';
+const GAMES = ['standard', 'boat_house', 'kaluki', 'double_rum', 'knock', 'continental', 'queen_city', 'phom', 'german', 'nowrang'];
+const adminApi = (path) => api(path, { token: localStorage.getItem(TOKEN_KEY) });
+const fmtDate = (iso) => (iso ? new Date(iso).toLocaleString() : '\u2014');
+
+function Login({ onDone }) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState(null);
+  const submit = async (e) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const auth = await api('/api/auth/login', { method: 'POST', body: { username, password }, token: null });
+      const me = await api('/api/me', { token: auth.token });
+      if (me.role !== 'admin') throw Object.assign(new Error(''), { code: 'not_admin' });
+      localStorage.setItem(TOKEN_KEY, auth.token);
+      onDone(me);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return html`<form class="panel narrow" onSubmit=${submit} data-testid="admin-login">
+    <h1>${t('admin.login')}</h1>
+    <label class="field">${t('auth.username')}<input name="username" value=${username} required onInput=${(e) => setUsername(e.target.value)} /></label>
+    <label class="field">${t('auth.password')}<input name="password" type="password" value=${password} required onInput=${(e) => setPassword(e.target.value)} /></label>
+    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    <button class="btn primary wide" type="submit">${t('auth.submit.login')}</button>
+  </form>`;
+}
+
+/* ------------------------------------------------------------------ matches */
+
+function Matches({ onOpen }) {
+  const [filters, setFilters] = useState({ player: '', game: '', status: '', since: '', until: '' });
+  const [list, setList] = useState(null);
+  const [error, setError] = useState(null);
+  const load = async (e) => {
+    if (e) e.preventDefault();
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(filters)) {
+      if (!v) continue;
+      if (k === 'since') q.set(k, new Date(v + 'T00:00:00').toISOString());
+      else if (k === 'until') q.set(k, new Date(v + 'T23:59:59').toISOString());
+      else q.set(k, v);
+    }
+    try {
+      setList((await adminApi('/api/admin/matches?' + q)).matches);
+      setError(null);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  useEffect(() => {
+    load();
+  }, []);
+  const set = (k) => (e) => setFilters({ ...filters, [k]: e.target.value });
+  const names = (m) => m.seats.map((s) => s.name + (s.bot ? ' \u2699' : '')).join(', ');
+  return html`<section class="panel">
+    <h2>${t('admin.matches')}</h2>
+    <form class="filters" onSubmit=${load} data-testid="match-filters">
+      <label class="field">${t('admin.filter.player')}<input value=${filters.player} onInput=${set('player')} /></label>
+      <label class="field">${t('admin.filter.game')}<select value=${filters.game} onChange=${set('game')}>
+        <option value="">${t('admin.any')}</option>${GAMES.map((g) => html`<option value=${g}>${gameName(g)}</option>`)}</select></label>
+      <label class="field">${t('admin.filter.status')}<select value=${filters.status} onChange=${set('status')}>
+        <option value="">${t('admin.any')}</option>${['active', 'finished', 'abandoned'].map((s) => html`<option value=${s}>${t('match.status.' + s)}</option>`)}</select></label>
+      <label class="field">${t('admin.filter.since')}<input type="date" value=${filters.since} onInput=${set('since')} /></label>
+      <label class="field">${t('admin.filter.until')}<input type="date" value=${filters.until} onInput=${set('until')} /></label>
+      <button class="btn primary" type="submit">${t('admin.search')}</button>
+    </form>
+    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    ${list && (list.length === 0
+      ? html`<p class="muted">${t('admin.no_matches')}</p>`
+      : html`<table class="data" data-testid="match-list">
+        <thead><tr><th>${t('admin.col.created')}</th><th>${t('admin.col.game')}</th><th>${t('admin.col.players')}</th>
+          <th>${t('admin.col.status')}</th><th>${t('admin.col.totals')}</th><th>${t('admin.col.stake')}</th></tr></thead>
+        <tbody>${list.map((m) => html`<tr class="clickable" key=${m.id} data-match=${m.id} tabindex="0"
+            onClick=${() => onOpen(m.id)} onKeyDown=${(e) => e.key === 'Enter' && onOpen(m.id)}>
+          <td>${fmtDate(m.created_at)}</td><td>${gameName(m.game)}</td><td>${names(m)}</td>
+          <td>${t('match.status.' + m.status)}</td><td>${(m.totals || []).join(' / ')}</td><td>${m.stake}</td>
+        </tr>`)}</tbody></table>`)}
+  </section>`;
+}
+
+function describeAction(a) {
+  if (!a) return t('replay.deal');
+  switch (a.type) {
+    case 'draw': return a.source === 'stock' ? t('replay.a.draw_stock') : t('replay.a.draw_discard', { card: a.card ? shortCard(a.card) : '' });
+    case 'discard': return t('replay.a.discard', { card: shortCard(a.card) });
+    case 'meld': case 'declare': case 'show':
+      return t('replay.a.' + a.type, { melds: (a.melds || []).map((m) => m.map(shortCard).join(' ')).join(' | ') });
+    case 'lay_off': return t('replay.a.lay_off', { cards: (a.cards || []).map(shortCard).join(' '), n: a.meld + 1 });
+    case 'knock': return t('replay.a.knock', { card: shortCard(a.discard) });
+    case 'swap_joker': return t('replay.a.swap_joker', { card: shortCard(a.card), n: a.meld + 1 });
+    case 'borrow': return t('replay.a.borrow', { card: shortCard(a.card), n: a.meld + 1 });
+    case 'call_rummy': return t('replay.a.call_rummy', { card: shortCard(a.discard), n: a.meld + 1 });
+    default: return a.type;
+  }
+}
+
+function ReplayBoard({ state, names }) {
+  const seats = [...Array(state.players).keys()];
+  return html`<section class="felt" data-testid="replay-board" aria-label=${t('replay.board')}>
+    <div class="felt-head"><span class="felt-title">${gameName(state.game)}</span>
+      <span>${t('table.hand_no', { n: state.hand_no + 1 })}</span>
+      <span>${t('replay.phase', { phase: state.phase })}</span></div>
+    <div class="center">
+      <div class="pile"><${CardImg} back=${true} /><span class="pile-caption">${t('table.stock')} · ${state.stock.length}</span></div>
+      <div class="pile">${state.discard.length ? html`<${CardImg} code=${state.discard[state.discard.length - 1]} />` : html`<span class="empty-slot"></span>`}
+        <span class="pile-caption">${t('table.discard')} · ${state.discard.length}</span></div>
+    </div>
+    <div class="melds">${state.melds.length === 0 && html`<p class="muted melds-empty">${t('table.no_melds')}</p>`}
+      ${state.melds.map((m) => html`<div class="meld"><span class="meld-head">${names[m.owner]}</span>
+        <div class="meld-cards">${m.cards.map((c) => html`<${CardImg} code=${c} className="small" />`)}</div></div>`)}</div>
+    ${seats.map((s) => html`<div class=${'replay-seat ' + (state.turn === s ? 'active' : '')} data-testid=${'replay-seat-' + s}>
+      <div class="seat-head"><span class="seat-name">${names[s]}</span>
+        <span class="muted">${t('table.points', { n: state.totals[s] })}</span>
+        ${state.dealer === s ? html`<span class="badge dealer">${t('table.dealer_short')}</span>` : ''}</div>
+      <div class="replay-hand">${state.hands[s].map((c) => html`<${CardImg} code=${c} className="small" />`)}</div>
+    </div>`)}
+  </section>`;
+}
+
+function Replay({ matchId, names }) {
+  const [steps, setSteps] = useState(null);
+  const [error, setError] = useState(null);
+  const [at, setAt] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const listRef = useRef(null);
+  useEffect(() => {
+    adminApi(`/api/admin/matches/${matchId}/states`).then((d) => setSteps(d.steps), setError);
+  }, [matchId]);
+  useEffect(() => {
+    if (!playing || !steps) return undefined;
+    const timer = setInterval(() => setAt((i) => {
+      if (i >= steps.length - 1) {
+        setPlaying(false);
+        return i;
+      }
+      return i + 1;
+    }), 700);
+    return () => clearInterval(timer);
+  }, [playing, steps]);
+  useEffect(() => {
+    const el = listRef.current && listRef.current.querySelector('.current');
+    if (el) el.scrollIntoView({ block: 'nearest' });
+  }, [at]);
+  if (error) return html`<p class="form-error" role="alert">${errorText(error)}</p>`;
+  if (!steps) return html`<p class="muted">${t('app.loading')}</p>`;
+  if (!steps.length) return html`<p class="muted">${t('replay.empty')}</p>`;
+  const step = steps[at];
+  const go = (i) => setAt(Math.max(0, Math.min(steps.length - 1, i)));
+  return html`<section class="panel replay" data-testid="replay">
+    <h2>${t('replay.title')}</h2>
+    <div class="replay-controls">
+      <button type="button" class="btn small" onClick=${() => go(0)} aria-label=${t('replay.first')}>|\u25C0</button>
+      <button type="button" class="btn small" data-testid="replay-prev" onClick=${() => go(at - 1)} aria-label=${t('replay.prev')}>\u25C0</button>
+      <button type="button" class="btn small primary" data-testid="replay-play" onClick=${() => setPlaying(!playing)}>
+        ${playing ? t('replay.pause') : t('replay.play')}</button>
+      <button type="button" class="btn small" data-testid="replay-next" onClick=${() => go(at + 1)} aria-label=${t('replay.next')}>\u25B6</button>
+      <button type="button" class="btn small" onClick=${() => go(steps.length - 1)} aria-label=${t('replay.last')}>\u25B6|</button>
+      <input type="range" min="0" max=${steps.length - 1} value=${at} aria-label=${t('replay.jump')}
+             onInput=${(e) => go(Number(e.target.value))} />
+      <span data-testid="replay-pos">${t('replay.position', { n: at + 1, total: steps.length })}</span>
+    </div>
+    <p class="replay-now" data-testid="replay-now"><strong>${t('table.hand_no', { n: step.hand + 1 })}</strong> ·
+      ${step.seat !== null ? `${names[step.seat]}: ` : ''}${describeAction(step.action)}
+      ${step.error ? html` <span class="form-error">${step.error.code}: ${step.error.message}</span>` : ''}</p>
+    <div class="replay-board">
+      <${ReplayBoard} state=${step.state} names=${names} />
+      <ol class="action-list" ref=${listRef} aria-label=${t('replay.actions')}>
+        ${steps.map((s, i) => html`<li key=${i}><button type="button" class=${i === at ? 'current' : ''} onClick=${() => go(i)}>
+          ${i + 1}. ${s.seat !== null ? names[s.seat] + ': ' : ''}${describeAction(s.action)}</button></li>`)}
+      </ol>
+    </div>
+  </section>`;
+}
+
+function MatchDetail({ matchId, onBack }) {
+  const [log, setLog] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    adminApi(`/api/admin/matches/${matchId}`).then(setLog, setError);
+  }, [matchId]);
+  if (error) return html`<p class="form-error" role="alert">${errorText(error)}</p>`;
+  if (!log) return html`<p class="muted">${t('app.loading')}</p>`;
+  const m = log.match;
+  const names = m.seats.map((s) => s.name);
+  const download = () => {
+    const clean = { game: log.game, options: log.options, players: log.players, hands: log.hands };
+    const blob = new Blob([JSON.stringify(clean, null, 2)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `match-${matchId}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  const acct = (d) => (!d ? t('admin.bank_mint') : d.kind === 'wallet' ? t('admin.wallet_of', { name: names[m.seats.findIndex((s) => s.player_id === d.player_id)] || d.player_id })
+    : d.kind === 'escrow' ? t('admin.escrow_of', { n: d.seat + 1 }) : t('admin.bank'));
+  return html`<div class="admin-grid">
+    <div class="row"><button type="button" class="btn small" onClick=${onBack}>\u2190 ${t('admin.back')}</button>
+      <h1>${gameName(m.game)}</h1><span class="spacer"></span>
+      <button type="button" class="btn" data-testid="download-log" onClick=${download}>${t('admin.download')}</button></div>
+    <section class="panel">
+      <h2>${t('admin.match')}</h2>
+      <p>${t('admin.col.status')}: ${t('match.status.' + m.status)} · ${t('admin.col.created')}: ${fmtDate(m.created_at)} · ${t('admin.col.stake')}: ${m.stake}</p>
+      <table class="data"><thead><tr><th>${t('admin.seat')}</th><th>${t('result.player')}</th><th>${t('score.total')}</th></tr></thead>
+        <tbody>${m.seats.map((s) => html`<tr><td>${s.seat + 1}</td><td>${s.name}${s.bot ? html` <span class="badge">${t('table.bot')}</span>` : ''}</td>
+          <td>${(m.totals || [])[s.seat] ?? ''}</td></tr>`)}</tbody></table>
+      <h2>${t('admin.options')}</h2><pre class="json">${JSON.stringify(log.options, null, 1)}</pre>
+    </section>
+    <section class="panel"><h2>${t('admin.results')}</h2>
+      <table class="data" data-testid="results"><thead><tr><th>${t('score.hand')}</th><th>${t('admin.winner')}</th><th>${t('admin.reason')}</th>
+        ${names.map((n) => html`<th>${n}</th>`)}</tr></thead>
+        <tbody>${log.results.map((r) => html`<tr><td>${r.hand + 1}</td><td>${r.winner !== null ? names[r.winner] : '\u2014'}</td>
+          <td>${t.has('reason.' + r.reason) ? t('reason.' + r.reason) : r.reason}</td>${r.scores.map((x) => html`<td>${x}</td>`)}</tr>`)}</tbody></table></section>
+    <section class="panel"><h2>${t('admin.transfers')}</h2>
+      ${log.transfers.length === 0 ? html`<p class="muted">${t('admin.none')}</p>` : html`<table class="data"><thead><tr>
+        <th>${t('admin.from')}</th><th>${t('admin.to')}</th><th>${t('admin.amount')}</th><th>${t('admin.reason')}</th><th>${t('score.hand')}</th></tr></thead>
+        <tbody>${log.transfers.map((x) => html`<tr><td>${acct(x.from)}</td><td>${acct(x.to)}</td><td>${x.amount}</td><td>${x.reason}</td><td>${x.hand === null || x.hand === undefined ? '' : x.hand + 1}</td></tr>`)}</tbody></table>`}</section>
+    <${Replay} matchId=${matchId} names=${names} />
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ players */
+
+function Players() {
+  const [q, setQ] = useState('');
+  const [list, setList] = useState(null);
+  const [ledger, setLedger] = useState(null);
+  const [error, setError] = useState(null);
+  const search = async (e) => {
+    if (e) e.preventDefault();
+    try {
+      setList((await adminApi('/api/admin/players?q=' + encodeURIComponent(q))).players);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const open = async (id) => {
+    try {
+      setLedger(await adminApi(`/api/admin/players/${id}/ledger`));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  useEffect(() => {
+    search();
+  }, []);
+  const acct = (d) => (!d ? t('admin.bank_mint') : t('admin.account_' + d.kind));
+  return html`<div class="admin-grid">
+    <section class="panel"><h2>${t('admin.players')}</h2>
+      <form class="filters" onSubmit=${search}><label class="field">${t('admin.filter.name')}
+        <input value=${q} onInput=${(e) => setQ(e.target.value)} /></label>
+        <button class="btn primary" type="submit">${t('admin.search')}</button></form>
+      ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+      ${list && html`<table class="data" data-testid="player-list"><thead><tr><th>${t('auth.name')}</th><th>${t('auth.username')}</th><th>${t('admin.role')}</th></tr></thead>
+        <tbody>${list.map((p) => html`<tr class="clickable" tabindex="0" onClick=${() => open(p.id)} onKeyDown=${(e) => e.key === 'Enter' && open(p.id)}>
+          <td>${p.name}</td><td>${p.username || t('admin.guest')}</td><td>${t('admin.role_' + p.role)}</td></tr>`)}</tbody></table>`}
+    </section>
+    ${ledger && html`<section class="panel" data-testid="ledger"><h2>${t('admin.ledger', { name: ledger.player.name })}</h2>
+      <p>${t('me.balance')}: <strong>${ledger.balance}</strong></p>
+      <table class="data"><thead><tr><th>${t('admin.when')}</th><th>${t('admin.from')}</th><th>${t('admin.to')}</th><th>${t('admin.amount')}</th><th>${t('admin.reason')}</th></tr></thead>
+        <tbody>${ledger.transfers.map((x) => html`<tr><td>${fmtDate(x.at)}</td><td>${acct(x.from)}</td><td>${acct(x.to)}</td><td>${x.amount}</td><td>${x.reason}</td></tr>`)}</tbody></table>
+    </section>`}
+  </div>`;
+}
+
+function AdminApp() {
+  useLang();
+  const [me, setMe] = useState(null);
+  const [checked, setChecked] = useState(false);
+  const [tab, setTab] = useState('matches');
+  const [matchId, setMatchId] = useState(null);
+  useEffect(() => {
+    document.title = t('admin.title');
+  });
+  useEffect(() => {
+    if (!localStorage.getItem(TOKEN_KEY)) {
+      setChecked(true);
+      return;
+    }
+    adminApi('/api/me').then((m) => setMe(m.role === 'admin' ? m : null), () => localStorage.removeItem(TOKEN_KEY))
+      .finally(() => setChecked(true));
+  }, []);
+  const logout = () => {
+    localStorage.removeItem(TOKEN_KEY);
+    setMe(null);
+  };
+  let body;
+  if (!checked) body = html`<p class="loading">${t('app.loading')}</p>`;
+  else if (!me) body = html`<${Login} onDone=${setMe} />`;
+  else if (tab === 'players') body = html`<${Players} />`;
+  else if (matchId) body = html`<${MatchDetail} matchId=${matchId} onBack=${() => setMatchId(null)} />`;
+  else body = html`<${Matches} onOpen=${setMatchId} />`;
+  return html`<div class="app admin">
+    <header class="topbar">
+      <a class="brand" href="/admin/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('admin.title')}</a>
+      ${me && html`<nav class="topnav">
+        <a href="#" onClick=${(e) => { e.preventDefault(); setTab('matches'); setMatchId(null); }}>${t('admin.matches')}</a>
+        <a href="#" onClick=${(e) => { e.preventDefault(); setTab('players'); }}>${t('admin.players')}</a></nav>`}
+      <div class="topright">
+        ${me && html`<span class="who">${me.name}</span><button type="button" class="btn small ghost" onClick=${logout}>${t('auth.logout')}</button>`}
+        <${LangSwitcher} />
+      </div>
+    </header>
+    <main class="content">${body}</main>
+    <${Toasts} />
+  </div>`;
+}
+
+await setLang(preferredLang());
+render(html`<${AdminApp} />`, document.getElementById('app'));

@@ -1,0 +1,161 @@
+// HTTP calls and the room websocket (PROTOCOL.md §5, docs/server.md).
+const TOKEN_KEY = 'rummy.token';
+const PLAYER_KEY = 'rummy.player';
+
+export const session = {
+  get token() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  get player() {
+    try {
+      return JSON.parse(localStorage.getItem(PLAYER_KEY) || 'null');
+    } catch {
+      return null;
+    }
+  },
+  save({ token, player }) {
+    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+  },
+  clear() {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(PLAYER_KEY);
+  },
+};
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message || code);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** Call the HTTP API; throws ApiError with the server's code and message on a refusal. */
+export async function api(path, { method = 'GET', body, token = session.token } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError('network_error', String(e), 0);
+  }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    const d = data && data.detail;
+    if (d && d.code) throw new ApiError(d.code, d.message, res.status);
+    if (Array.isArray(d) && d.length) {
+      const msg = d.map((x) => `${(x.loc || []).slice(1).join('.')}: ${x.msg}`).join('; ');
+      throw new ApiError('invalid_input', msg, res.status);
+    }
+    throw new ApiError('http_' + res.status, res.statusText, res.status);
+  }
+  return data;
+}
+
+let idCounter = 0;
+const newId = () => `${Date.now().toString(36)}-${++idCounter}`;
+
+/**
+ * One room's socket. Reconnects by itself (with back-off) and authenticates again; the server
+ * then sends the current state. Nothing is resent: an action whose answer was lost is settled
+ * by the state that follows.
+ * handlers: onMessage(msg), onStatus(status: connecting | open | reconnecting | failed).
+ */
+export class RoomSocket {
+  constructor(roomId, token, handlers) {
+    this.roomId = roomId;
+    this.token = token;
+    this.handlers = handlers;
+    this.pending = new Map();
+    this.closed = false;
+    this.attempt = 0;
+    this.ws = null;
+    this.connect();
+    this.pinger = setInterval(() => this.raw({ type: 'ping' }), 25000);
+  }
+
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`);
+    this.ws = ws;
+    this.status(this.attempt ? 'reconnecting' : 'connecting');
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', token: this.token }));
+    ws.onmessage = (e) => this.receive(JSON.parse(e.data));
+    ws.onclose = (e) => this.dropped(e.code);
+  }
+
+  receive(msg) {
+    if (msg.type === 'state') {
+      this.attempt = 0;
+      this.status('open');
+    }
+    if ((msg.type === 'ack' || msg.type === 'error') && msg.id != null && this.pending.has(msg.id)) {
+      const { resolve, reject } = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (msg.type === 'ack') resolve(msg);
+      else reject(Object.assign(new Error(msg.message), { code: msg.code }));
+    }
+    this.handlers.onMessage(msg);
+  }
+
+  dropped(code) {
+    for (const { reject } of this.pending.values()) {
+      reject(Object.assign(new Error('connection lost'), { code: 'connection_lost' }));
+    }
+    this.pending.clear();
+    if (this.closed) return;
+    if (code === 4401 || code === 4404) {
+      this.status(code === 4401 ? 'auth_failed' : 'no_room');
+      return;
+    }
+    this.status('reconnecting');
+    const delay = Math.min(5000, 300 * 2 ** this.attempt++);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  status(s) {
+    if (s !== this.lastStatus) {
+      this.lastStatus = s;
+      this.handlers.onStatus && this.handlers.onStatus(s);
+    }
+  }
+
+  raw(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  /** Send an action; resolves on its ack, rejects with {code, message} on a refusal. */
+  act(action) {
+    const id = newId();
+    return new Promise((resolve, reject) => {
+      if (!this.raw({ type: 'action', id, action })) {
+        reject(Object.assign(new Error('not connected'), { code: 'not_connected' }));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+    });
+  }
+
+  chat(text) {
+    return this.raw({ type: 'chat', text });
+  }
+
+  /** Drop the connection as if the network failed (used by tests and the "reconnect" path). */
+  dropForTest() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pinger);
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,122 @@
+// The player client: a hash router (#/ lobby, #/host, #/room/{id}, #/join/{invite}).
+import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, toast, errorText } from './ui.js';
+import { t, setLang, preferredLang } from './i18n.js';
+import { api, session } from './api.js';
+import { Entry, Lobby } from './lobby.js';
+import { HostForm } from './host.js';
+import { RoomView } from './table.js';
+
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'room' && parts[1]) return { name: 'room', id: parts[1] };
+  if (parts[0] === 'join' && parts[1]) return { name: 'join', code: parts[1] };
+  if (parts[0] === 'host') return { name: 'host' };
+  return { name: 'lobby' };
+}
+
+export const go = (hash) => {
+  location.hash = hash;
+};
+
+function useRoute() {
+  const [route, setRoute] = useState(parseRoute());
+  useEffect(() => {
+    const f = () => setRoute(parseRoute());
+    window.addEventListener('hashchange', f);
+    return () => window.removeEventListener('hashchange', f);
+  }, []);
+  return route;
+}
+
+/** #/join/CODE: look the invite up, take a seat, go to the room. */
+function JoinInvite({ code }) {
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    (async () => {
+      try {
+        const room = await api(`/api/invites/${encodeURIComponent(code)}`);
+        await api(`/api/rooms/${room.id}/join`, { method: 'POST', body: { invite: code } });
+        go(`#/room/${room.id}`);
+      } catch (e) {
+        setError(e);
+      }
+    })();
+  }, [code]);
+  return html`<section class="panel narrow">
+    ${error
+      ? html`<p class="form-error" role="alert">${errorText(error)}</p>
+             <a class="btn" href="#/">${t('nav.lobby')}</a>`
+      : html`<p>${t('join.joining')}</p>`}
+  </section>`;
+}
+
+function Header({ me, onLogout }) {
+  return html`<header class="topbar">
+    <a class="brand" href="#/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('app.title')}</a>
+    <nav class="topnav">
+      ${me && html`<a href="#/">${t('nav.lobby')}</a> <a href="#/host">${t('nav.host')}</a>`}
+    </nav>
+    <div class="topright">
+      ${me && html`<span class="who" data-testid="me-name">${me.name}</span>
+        <span class="chips" data-testid="balance" title=${t('me.balance')}>
+          <span aria-hidden="true">\u25CF</span> ${t('me.chips', { n: me.balance })}</span>
+        <button type="button" class="btn small ghost" onClick=${onLogout}>${t('auth.logout')}</button>`}
+      <${LangSwitcher} />
+    </div>
+  </header>`;
+}
+
+function App() {
+  useLang();
+  const route = useRoute();
+  useEffect(() => {
+    document.title = t('app.title');
+  });
+  const [me, setMe] = useState(null);
+  const [checked, setChecked] = useState(false);
+
+  const refreshMe = async () => {
+    if (!session.token) {
+      setMe(null);
+      setChecked(true);
+      return;
+    }
+    try {
+      setMe(await api('/api/me'));
+    } catch (e) {
+      if (e.status === 401) session.clear();
+      else toast(errorText(e), 'error');
+      setMe(null);
+    }
+    setChecked(true);
+  };
+  useEffect(() => {
+    refreshMe();
+  }, []);
+  useEffect(() => {
+    if (me && route.name === 'lobby') refreshMe();
+  }, [route.name]);
+
+  const logout = () => {
+    session.clear();
+    setMe(null);
+    go('#/');
+  };
+
+  let body;
+  if (!checked) body = html`<p class="loading">${t('app.loading')}</p>`;
+  else if (!me) body = html`<${Entry} onAuthed=${refreshMe} />`;
+  else if (route.name === 'room') body = html`<${RoomView} key=${route.id} id=${route.id} me=${me} refreshMe=${refreshMe} />`;
+  else if (route.name === 'join') body = html`<${JoinInvite} code=${route.code} />`;
+  else if (route.name === 'host') body = html`<${HostForm} />`;
+  else body = html`<${Lobby} me=${me} />`;
+
+  return html`<div class=${'app route-' + route.name}>
+    <${Header} me=${me} onLogout=${logout} />
+    <main id="main" class="content">${body}</main>
+    <${Toasts} />
+  </div>`;
+}
+
+await setLang(preferredLang());
+render(html`<${App} />`, document.getElementById('app'));

@@ -1,0 +1,707 @@
+// A room: the waiting room before the first deal, then the card table.
+import { html, useState, useEffect, useRef, toast, errorText } from './ui.js';
+import { t, cardName, gameName, optLabel } from './i18n.js';
+import { api, session, RoomSocket } from './api.js';
+import { CardButton, CardImg, CardSvg, parseCode, sortCodes, meldOrder, SUITS, RANKS } from './cards.js';
+
+const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
+
+/** "7♥", "10♠", "JK" — compact card text for logs. */
+export function shortCard(code) {
+  const { card, stands, joker } = parseCode(code);
+  const one = (c) => (c === 'JK' ? 'JK' : (c[0] === 'T' ? '10' : c[0]) + SYMBOL[c[1]]);
+  return joker && stands ? `JK(${one(stands)})` : one(card);
+}
+
+const seatName = (room, seat) => {
+  const p = room && room.players && room.players[seat];
+  return p ? p.name : t('table.seat_n', { n: seat + 1 });
+};
+
+export function RoomView({ id, me, refreshMe }) {
+  const [msg, setMsg] = useState(null);
+  const [status, setStatus] = useState('connecting');
+  const [chat, setChat] = useState([]);
+  const [log, setLog] = useState([]);
+  const sockRef = useRef(null);
+
+  useEffect(() => {
+    const sock = new RoomSocket(id, session.token, {
+      onMessage: (m) => {
+        if (m.type === 'state') {
+          setMsg(m);
+          if (m.events && m.events.length) {
+            setLog((l) => [...l, ...m.events.map((e, i) => ({ e, key: `${m.seq}-${i}-${e.type}` }))].slice(-60));
+          }
+        } else if (m.type === 'chat') {
+          setChat((c) => [...c, { ...m, key: Date.now() + Math.random() }].slice(-100));
+        } else if (m.type === 'error' && m.id == null) {
+          toast(errorText(m), 'error');
+        }
+      },
+      onStatus: setStatus,
+    });
+    sockRef.current = sock;
+    window.__rummySocket = sock; // lets the browser tests drop the connection
+    return () => sock.close();
+  }, [id]);
+
+  const results = msg && msg.view ? msg.view.results.length : 0;
+  useEffect(() => {
+    if (results) refreshMe();
+  }, [results]);
+
+  const banner = status === 'reconnecting' || status === 'connecting' && msg
+    ? html`<div class="banner warn" role="status" data-testid="reconnecting">${t('conn.reconnecting')}</div>`
+    : status === 'auth_failed' || status === 'no_room'
+      ? html`<div class="banner error" role="alert">${t('conn.' + status)}</div>`
+      : null;
+
+  if (!msg) return html`${banner}<p class="loading">${t('conn.connecting')}</p>`;
+  const sock = sockRef.current;
+  return html`${banner}
+    ${msg.view
+      ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} />`
+      : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} />`}`;
+}
+
+/* ------------------------------------------------------------------ waiting room */
+
+function OptionsSummary({ room }) {
+  const on = Object.entries(room.options || {}).filter(([, v]) => v !== false && v !== null);
+  return html`<ul class="opt-summary">
+    ${on.length === 0 && html`<li class="muted">${t('room.default_rules')}</li>`}
+    ${on.map(([k, v]) => html`<li>${optLabel(k)}${v === true ? '' : `: ${v}`}</li>`)}
+  </ul>`;
+}
+
+function WaitingRoom({ room, me, sock, chat }) {
+  const [count, setCount] = useState(1);
+  const [error, setError] = useState(null);
+  const isHost = room.host_id === me.id;
+  const free = room.seats - room.taken;
+  const [invite, setInvite] = useState(null);
+
+  useEffect(() => {
+    api(`/api/rooms/${room.id}`).then((r) => setInvite(r.invite_code || null), () => {});
+  }, [room.id]);
+  const link = invite ? `${location.origin}/#/join/${invite}` : '';
+
+  const call = async (path, body) => {
+    setError(null);
+    try {
+      await api(`/api/rooms/${room.id}/${path}`, { method: 'POST', body });
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const leave = async () => {
+    await call('leave', {});
+    location.hash = '#/';
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(t('room.copied'), 'ok');
+    } catch {
+      toast(link);
+    }
+  };
+
+  return html`<section class="waiting">
+    <div class="panel">
+      <h1>${gameName(room.game)}</h1>
+      <p class="muted">${t('room.waiting')}</p>
+      <${OptionsSummary} room=${room} />
+      <p>${room.stake ? t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in }) : t('lobby.free')}
+        ${room.turn_seconds ? ' · ' + t('room.turn_seconds', { n: room.turn_seconds }) : ''}</p>
+      <h2>${t('room.seats')}</h2>
+      <ol class="seat-list" data-testid="seats">
+        ${room.players.map((p, i) => html`<li class=${p ? 'taken' : 'free'}>
+          <span class="seat-no">${i + 1}</span>
+          ${p ? html`<span>${p.name}</span>${p.bot ? html` <span class="badge">${t('table.bot')}</span>` : ''}
+                     ${p.player_id === room.host_id ? html` <span class="badge host">${t('room.host')}</span>` : ''}`
+              : html`<span class="muted">${t('room.empty_seat')}</span>`}
+        </li>`)}
+      </ol>
+      ${link && html`<div class="invite">
+        <label for="invite-link">${t('room.invite')}</label>
+        <div class="row"><input id="invite-link" data-testid="invite-link" readonly value=${link}
+             onFocus=${(e) => e.target.select()} />
+          <button type="button" class="btn small" onClick=${copy}>${t('room.copy')}</button></div>
+      </div>`}
+      ${isHost
+        ? html`<div class="host-controls">
+            ${free > 0 && html`<label class="inline">${t('room.bots_count')}
+                <select value=${count} onChange=${(e) => setCount(Number(e.target.value))}>
+                  ${Array.from({ length: free }, (_, i) => html`<option value=${i + 1}>${i + 1}</option>`)}
+                </select></label>
+              <button type="button" class="btn" data-testid="add-bots" onClick=${() => call('bots', { count })}>${t('room.add_bots')}</button>`}
+            <button type="button" class="btn primary" data-testid="start" disabled=${free > 0}
+                    onClick=${() => call('start', {})}>${t('room.start')}</button>
+          </div>`
+        : html`<p class="muted">${t('room.wait_host')}</p>`}
+      ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+      <button type="button" class="btn ghost small" onClick=${leave}>${t('room.leave')}</button>
+    </div>
+    <${Chat} chat=${chat} sock=${sock} />
+  </section>`;
+}
+
+/* ------------------------------------------------------------------ chat and log */
+
+function Chat({ chat, sock }) {
+  const [text, setText] = useState('');
+  const listRef = useRef(null);
+  useEffect(() => {
+    if (listRef.current) listRef.current.scrollTop = listRef.current.scrollHeight;
+  }, [chat.length]);
+  const send = (e) => {
+    e.preventDefault();
+    const s = text.trim();
+    if (!s) return;
+    if (sock && sock.chat(s.slice(0, 500))) setText('');
+  };
+  return html`<section class="panel chat" aria-labelledby="chat-h">
+    <h2 id="chat-h">${t('chat.title')}</h2>
+    <ul class="chat-list" ref=${listRef} data-testid="chat-list" aria-live="polite">
+      ${chat.length === 0 && html`<li class="muted">${t('chat.empty')}</li>`}
+      ${chat.map((m) => html`<li key=${m.key}><strong>${m.name}:</strong> ${m.text}</li>`)}
+    </ul>
+    <form class="row" onSubmit=${send}>
+      <input aria-label=${t('chat.placeholder')} placeholder=${t('chat.placeholder')} maxlength="500"
+             value=${text} onInput=${(e) => setText(e.target.value)} data-testid="chat-input" />
+      <button class="btn small" type="submit">${t('chat.send')}</button>
+    </form>
+  </section>`;
+}
+
+function eventText(e, room) {
+  const name = e.seat !== undefined && e.seat !== null ? seatName(room, e.seat) : '';
+  switch (e.type) {
+    case 'draw':
+      if (e.source === 'stock') return e.card ? t('event.draw_stock_seen', { name, card: shortCard(e.card) }) : t('event.draw_stock', { name });
+      return t('event.draw_discard', { name, card: shortCard(e.card || '') });
+    case 'discard': return t('event.discard', { name, card: shortCard(e.card) });
+    case 'meld': return t('event.meld', { name, n: (e.melds || []).length });
+    case 'lay_off': return t('event.lay_off', { name, cards: (e.cards || []).map(shortCard).join(' ') });
+    case 'knock': return t('event.knock', { name });
+    case 'declare': return t('event.declare', { name });
+    case 'show': return t('event.show', { name });
+    case 'swap_joker': return t('event.swap_joker', { name, card: shortCard(e.card) });
+    case 'borrow': return t('event.borrow', { name, card: shortCard(e.card) });
+    case 'call': return t('event.call', { name });
+    case 'rummy_call': return t('event.rummy_call', { name });
+    case 'restock': return t('event.restock');
+    case 'block': return t('event.block', { name });
+    case 'hand_over': return t('event.hand_over');
+    case 'game_over': return t('event.game_over');
+    case 'deal': return t('event.deal');
+    default: return null;
+  }
+}
+
+function EventLog({ log, room }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+  }, [log.length]);
+  const lines = log.map((x) => ({ key: x.key, text: eventText(x.e, room) })).filter((x) => x.text);
+  return html`<section class="panel log" aria-labelledby="log-h">
+    <h2 id="log-h">${t('log.title')}</h2>
+    <ul ref=${ref} data-testid="event-log">${lines.map((x) => html`<li key=${x.key}>${x.text}</li>`)}</ul>
+  </section>`;
+}
+
+/* ------------------------------------------------------------------ scores */
+
+function Scoreboard({ view, room }) {
+  const seats = [...Array(view.players).keys()];
+  return html`<section class="panel scoreboard" aria-labelledby="score-h">
+    <h2 id="score-h">${t('score.title')}</h2>
+    <table data-testid="scoreboard">
+      <thead><tr><th scope="col">${t('score.hand')}</th>${seats.map((s) => html`<th scope="col">${seatName(room, s)}</th>`)}</tr></thead>
+      <tbody>
+        ${view.results.map((r, i) => html`<tr><th scope="row">${i + 1}</th>${r.scores.map((x) => html`<td>${x}</td>`)}</tr>`)}
+      </tbody>
+      <tfoot><tr><th scope="row">${t('score.total')}</th>${view.totals.map((x, s) => html`<td data-testid=${'total-' + s}><strong>${x}</strong></td>`)}</tr></tfoot>
+    </table>
+  </section>`;
+}
+
+function chipChanges(result, room, players) {
+  const out = Array(players).fill(0);
+  for (const [payer, payee, points] of result.payments || []) {
+    out[payer] -= points * room.stake;
+    out[payee] += points * room.stake;
+  }
+  return out;
+}
+
+function HandResult({ view, room, onClose }) {
+  const r = view.results[view.results.length - 1];
+  const seats = [...Array(view.players).keys()];
+  const chips = chipChanges(r, room, view.players);
+  const reasonKey = 'reason.' + r.reason;
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="result-h" data-testid="hand-result">
+    <div class="panel result">
+      <h2 id="result-h">${t('result.title', { n: view.results.length })}</h2>
+      <p class="result-winner">${r.winner !== null && r.winner !== undefined
+        ? t('result.winner', { name: seatName(room, r.winner) }) : t('result.no_winner')}
+        ${t.has(reasonKey) ? html` <span class="muted">(${t(reasonKey)})</span>` : ''}</p>
+      <table class="result-table">
+        <thead><tr><th scope="col">${t('result.player')}</th><th scope="col">${t('result.hand')}</th>
+          <th scope="col">${t('result.score')}</th><th scope="col">${t('score.total')}</th>
+          ${room.stake ? html`<th scope="col">${t('result.chips')}</th>` : ''}</tr></thead>
+        <tbody>${seats.map((s) => {
+          const arr = r.arrangements && (r.arrangements[s] || r.arrangements[String(s)]);
+          const shown = r.revealed && r.revealed[s] ? r.revealed[s] : [];
+          return html`<tr data-testid=${'result-row-' + s}>
+            <th scope="row">${seatName(room, s)}</th>
+            <td class="revealed">
+              ${arr
+                ? html`${arr.melds.map((m) => html`<span class="mini-meld">${m.map((c) => html`<${CardImg} code=${c} className="mini" />`)}</span>`)}
+                    ${arr.deadwood.length ? html`<span class="mini-meld deadwood" title=${t('result.deadwood')}>
+                      <span class="tag">${t('result.deadwood')}</span>${arr.deadwood.map((c) => html`<${CardImg} code=${c} className="mini" />`)}</span>` : ''}`
+                : shown.length
+                  ? html`<span class="mini-meld">${shown.map((c) => html`<${CardImg} code=${c} className="mini" />`)}</span>`
+                  : html`<span class="muted">${t('result.out')}</span>`}
+            </td>
+            <td class="num" data-testid=${'result-score-' + s}>${r.scores[s] > 0 ? '+' : ''}${r.scores[s]}</td>
+            <td class="num">${view.totals[s]}</td>
+            ${room.stake ? html`<td class="num">${chips[s] > 0 ? '+' : ''}${chips[s]}</td>` : ''}
+          </tr>`;
+        })}</tbody>
+      </table>
+      ${view.game_over && html`<p class="game-over" data-testid="game-over">${view.game_winner !== null && view.game_winner !== undefined
+        ? t('result.game_winner', { name: seatName(room, view.game_winner) }) : t('result.game_over')}</p>`}
+      <div class="row end">
+        ${view.game_over && html`<a class="btn" href="#/">${t('nav.lobby')}</a>`}
+        <button type="button" class="btn primary" data-testid="result-close" onClick=${onClose}>${t('result.continue')}</button>
+      </div>
+    </div>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ designation */
+
+function isWildFor(room) {
+  return (code) => {
+    const { card, joker } = parseCode(code);
+    return joker || (room.options && room.options.twos_wild && card[0] === '2');
+  };
+}
+
+export function wildSlots(action, isWild) {
+  const slots = [];
+  const visit = (path, code) => {
+    if (typeof code === 'string' && !code.includes(':') && isWild(code)) slots.push({ path, code });
+  };
+  if (Array.isArray(action.melds)) action.melds.forEach((m, i) => m.forEach((c, j) => visit(['melds', i, j], c)));
+  if (Array.isArray(action.cards)) action.cards.forEach((c, j) => visit(['cards', j], c));
+  if (Array.isArray(action.into)) action.into.forEach((c, j) => visit(['into', j], c));
+  return slots;
+}
+
+function Designation({ pending, onDone, onCancel }) {
+  const { action, slots, message } = pending;
+  const [choice, setChoice] = useState(() => slots.map(() => '7H'));
+  const naturals = SUITS.flatMap((s) => RANKS.map((r) => r + s));
+  const submit = (e) => {
+    e.preventDefault();
+    const next = JSON.parse(JSON.stringify(action));
+    slots.forEach((slot, i) => {
+      let target = next;
+      for (const p of slot.path.slice(0, -1)) target = target[p];
+      target[slot.path[slot.path.length - 1]] = `${slot.code}:${choice[i]}`;
+    });
+    onDone(next);
+  };
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="desig-h">
+    <form class="panel designation" onSubmit=${submit} data-testid="designation">
+      <h2 id="desig-h">${t('desig.title')}</h2>
+      <p>${t('desig.explain')}</p>
+      ${message && html`<p class="muted">${message}</p>`}
+      ${slots.map((slot, i) => html`<label class="field">${t('desig.slot', { n: i + 1, card: cardName(slot.code) })}
+        <select value=${choice[i]} onChange=${(e) => setChoice((c) => c.map((x, j) => (j === i ? e.target.value : x)))}>
+          ${naturals.map((c) => html`<option value=${c}>${cardName(c)}</option>`)}
+        </select></label>`)}
+      <div class="row end">
+        <button type="button" class="btn ghost" onClick=${onCancel}>${t('desig.cancel')}</button>
+        <button type="submit" class="btn primary">${t('desig.ok')}</button>
+      </div>
+    </form>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ the table */
+
+function handKeys(hand) {
+  const seen = {};
+  return hand.map((c) => {
+    seen[c] = (seen[c] ?? -1) + 1;
+    return `${c}#${seen[c]}`;
+  });
+}
+const codeOf = (key) => key.split('#')[0];
+
+/** Keep the player's own order for cards still held; new cards go to the right. */
+function reconcile(order, keys) {
+  const have = new Set(keys);
+  const kept = order.filter((k) => have.has(k));
+  const keptSet = new Set(kept);
+  return [...kept, ...keys.filter((k) => !keptSet.has(k))];
+}
+
+function useNow(active) {
+  const [now, setNow] = useState(Date.now() / 1000);
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(() => setNow(Date.now() / 1000), 500);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+function SeatBox({ view, room, seat, now }) {
+  const p = room.players[seat];
+  const active = view.turn === seat && !view.hand_over;
+  const left = active && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
+  const count = view.hand_counts[seat] ?? 0;
+  const known = (view.known && view.known[seat]) || [];
+  return html`<div class=${'seat-box ' + (active ? 'active' : '')} data-testid=${'seat-' + seat}
+      aria-label=${t('table.seat_label', { name: seatName(room, seat), n: count })}>
+    <div class="seat-head">
+      <span class="seat-name">${seatName(room, seat)}</span>
+      ${p && p.bot ? html`<span class="badge">${t('table.bot')}</span>` : ''}
+      ${view.dealer === seat ? html`<span class="badge dealer" title=${t('table.dealer')}>${t('table.dealer_short')}</span>` : ''}
+    </div>
+    <div class="seat-cards" aria-hidden="true">
+      ${Array.from({ length: Math.min(count, 7) }, () => html`<${CardImg} back=${true} className="tiny" />`)}
+    </div>
+    <div class="seat-meta">
+      <span data-testid=${'count-' + seat}>${t('table.cards_n', { n: count })}</span>
+      <span>${t('table.points', { n: view.totals[seat] })}</span>
+      ${left !== null ? html`<span class="timer" data-testid="timer">\u23F1 ${left}s</span>` : ''}
+    </div>
+    ${known.length ? html`<div class="seat-known" title=${t('table.known')}>
+      ${known.map((c) => html`<${CardImg} code=${c} className="mini" />`)}</div>` : ''}
+  </div>`;
+}
+
+function Table({ view, room, me, sock, chat, log }) {
+  const [order, setOrder] = useState([]);
+  const [selected, setSelected] = useState([]);
+  const [groups, setGroups] = useState([]);
+  const [dismissed, setDismissed] = useState(view.results.length);
+  const [designation, setDesignation] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const now = useNow(!!view.turn_deadline);
+
+  const seat = view.seat;
+  const keys = handKeys(view.hand);
+  const shown = reconcile(order, keys);
+  const inHand = new Set(keys);
+  const sel = selected.filter((k) => inHand.has(k));
+  const grouped = groups.map((g) => g.filter((k) => inHand.has(k))).filter((g) => g.length);
+  const groupedSet = new Set(grouped.flat());
+  const legal = new Set(view.legal || []);
+  const myTurn = view.turn === seat && seat !== null && !view.hand_over;
+  const throwDown = !!(room.options && room.options.throw_down);
+  const isWild = isWildFor(room);
+  const selCodes = sel.map(codeOf);
+  const topDiscard = view.discard.length ? view.discard[view.discard.length - 1] : null;
+
+  const clearSel = () => setSelected([]);
+  const send = async (action, { clearGroups = false } = {}) => {
+    setBusy(true);
+    try {
+      await sock.act(action);
+      clearSel();
+      if (clearGroups) setGroups([]);
+    } catch (e) {
+      if (e.code === 'designation_required') {
+        const slots = wildSlots(action, isWild);
+        if (slots.length) setDesignation({ action, slots, message: e.message, clearGroups });
+        else toast(errorText(e), 'error');
+      } else if (e.code !== 'connection_lost') {
+        toast(errorText(e), 'error');
+      }
+    }
+    setBusy(false);
+  };
+
+  const toggle = (key) => setSelected((s) => {
+    const cur = s.filter((k) => inHand.has(k));
+    return cur.includes(key) ? cur.filter((k) => k !== key) : [...cur, key];
+  });
+  const move = (key, beforeKey) => {
+    const list = shown.filter((k) => k !== key);
+    const at = beforeKey ? list.indexOf(beforeKey) : list.length;
+    list.splice(at < 0 ? list.length : at, 0, key);
+    setOrder(list);
+  };
+  const sortBy = (mode) => {
+    const sorted = sortCodes(view.hand, mode);
+    setOrder(handKeys(sorted));
+  };
+
+  // ---- actions
+  const drawStock = () => send({ type: 'draw', source: 'stock' });
+  const drawDiscard = (card) => send(throwDown && card ? { type: 'draw', source: 'discard', card } : { type: 'draw', source: 'discard' });
+  const one = () => (sel.length === 1 ? codeOf(sel[0]) : null);
+  const needOne = (f) => {
+    const c = one();
+    if (!c) toast(t('hint.select_one'), 'info');
+    else f(c);
+  };
+  const discard = (card) => send({ type: 'discard', card });
+  const knock = (card) => send({ type: 'knock', discard: card });
+  const groupMelds = () => grouped.map((g) => meldOrder(g.map(codeOf), isWild));
+  const meld = () => {
+    const melds = groupMelds();
+    const rest = sel.filter((k) => !groupedSet.has(k));
+    if (rest.length) melds.push(meldOrder(rest.map(codeOf), isWild));
+    if (!melds.length) return toast(t('hint.select_meld'), 'info');
+    return send({ type: 'meld', melds }, { clearGroups: true });
+  };
+  const declare = () => {
+    const melds = groupMelds();
+    const rest = keys.filter((k) => !groupedSet.has(k));
+    let card = null;
+    if (sel.length === 1 && !groupedSet.has(sel[0])) card = codeOf(sel[0]);
+    else if (rest.length === 1) card = codeOf(rest[0]);
+    if (!melds.length) return toast(t('hint.build_groups'), 'info');
+    return send({ type: 'declare', melds, discard: card }, { clearGroups: true });
+  };
+  const show = () => {
+    const melds = groupMelds();
+    const rest = sel.filter((k) => !groupedSet.has(k));
+    if (rest.length) melds.push(meldOrder(rest.map(codeOf), isWild));
+    return send({ type: 'show', melds }, { clearGroups: true });
+  };
+  const addGroup = () => {
+    const rest = sel.filter((k) => !groupedSet.has(k));
+    if (!rest.length) return toast(t('hint.select_meld'), 'info');
+    setGroups([...grouped, rest]);
+    return clearSel();
+  };
+
+  /** A click (or drop) on a meld with cards: call Rummy, swap a joker, or lay off. */
+  const onMeld = (m, codes) => {
+    if (view.call_window && legal.has('call_rummy') && !view.call_window.called) {
+      if (codes.length !== 1) return toast(t('hint.call_select'), 'info');
+      return send({ type: 'call_rummy', meld: m.id, discard: codes[0] });
+    }
+    if (!codes.length) return toast(t('hint.select_first'), 'info');
+    if (codes.length === 1 && legal.has('swap_joker')) {
+      const standsFor = m.cards.map((c) => parseCode(c)).filter((p) => p.stands && isWild(p.card)).map((p) => p.stands);
+      if (standsFor.includes(codes[0])) return send({ type: 'swap_joker', meld: m.id, card: codes[0] });
+    }
+    if (legal.has('lay_off')) return send({ type: 'lay_off', meld: m.id, cards: sortCodes(codes, 'suit') });
+    return toast(t('hint.not_now'), 'info');
+  };
+  const onMeldCard = (m, card) => {
+    if (!legal.has('borrow')) return onMeld(m, selCodes);
+    if (sel.length < 2) return toast(t('hint.borrow_select'), 'info');
+    return send({ type: 'borrow', meld: m.id, card, into: meldOrder([...selCodes, card], isWild) });
+  };
+
+  // ---- drag and drop
+  const dragData = (e) => e.dataTransfer.getData('text/plain') || '';
+  const allow = (e) => {
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'move';
+  };
+  const codesForDrag = (key) => (sel.includes(key) ? selCodes : [codeOf(key)]);
+  const dropOnHand = (e, beforeKey) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const d = dragData(e);
+    if (d.startsWith('hand:')) move(d.slice(5), beforeKey);
+    else if (d === 'pile:stock') drawStock();
+    else if (d.startsWith('pile:discard')) drawDiscard(d.split(':')[2] || null);
+  };
+  const dropOnDiscard = (e) => {
+    e.preventDefault();
+    const d = dragData(e);
+    if (d.startsWith('hand:')) discard(codeOf(d.slice(5)));
+  };
+  const dropOnMeld = (e, m) => {
+    e.preventDefault();
+    const d = dragData(e);
+    if (d.startsWith('hand:')) onMeld(m, codesForDrag(d.slice(5)));
+  };
+
+  const cardKeys = (e, key) => {
+    const buttons = [...e.currentTarget.parentElement.querySelectorAll('button.card')];
+    const i = buttons.indexOf(e.currentTarget);
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[e.key];
+    if (step && e.altKey) {
+      e.preventDefault();
+      const list = shown.filter((k) => k !== key);
+      const at = Math.max(0, Math.min(list.length, shown.indexOf(key) + step));
+      list.splice(at, 0, key);
+      setOrder(list);
+      setTimeout(() => {
+        const again = [...document.querySelectorAll('.hand button.card')];
+        if (again[at]) again[at].focus();
+      });
+    } else if (step) {
+      e.preventDefault();
+      const next = buttons[(i + step + buttons.length) % buttons.length];
+      if (next) next.focus();
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      buttons[e.key === 'Home' ? 0 : buttons.length - 1].focus();
+    }
+  };
+
+  // Opponents clockwise from the player's left; a spectator sees every seat.
+  const others = seat === null
+    ? [...Array(view.players).keys()]
+    : Array.from({ length: view.players - 1 }, (_, i) => (seat + i + 1) % view.players);
+
+  const canDraw = legal.has('draw');
+  const showResult = view.results.length > dismissed;
+  const turnText = view.hand_over
+    ? t(view.game_over ? 'status.game_over' : 'status.hand_over')
+    : myTurn
+      ? t('status.your_turn') + ' — ' + t('phase.' + view.phase)
+      : view.turn !== null ? t('status.waiting_for', { name: seatName(room, view.turn) }) : '';
+  const myLeft = myTurn && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
+
+  const actionButton = (type, label, onClick, enabled = true, primary = false, id = type) =>
+    legal.has(type) ? html`<button type="button" class=${'btn ' + (primary ? 'primary' : '')}
+        data-action=${id} disabled=${busy || !enabled}
+        onClick=${onClick}>${label}</button>` : null;
+
+  return html`<div class="table-layout">
+    <section class="felt" aria-label=${t('table.label', { game: gameName(view.game) })}>
+      <div class="felt-head">
+        <span class="felt-title">${gameName(view.game)}</span>
+        <span>${t('table.hand_no', { n: view.hand_no + 1 })}</span>
+        ${room.stake ? html`<span>${t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in })}</span>` : ''}
+      </div>
+      <div class="opponents">
+        ${others.map((s) => html`<${SeatBox} key=${s} view=${view} room=${room} seat=${s} now=${now} />`)}
+      </div>
+
+      <div class="center">
+        <div class="pile">
+          <button type="button" class="pile-btn stock" data-testid="stock" draggable=${canDraw}
+              disabled=${!canDraw} onClick=${drawStock}
+              onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:stock')}
+              aria-label=${t('table.stock_label', { n: view.stock_count })}>
+            ${view.stock_count > 0 ? html`<${CardSvg} back=${true} />` : html`<span class="empty-slot"></span>`}
+          </button>
+          <span class="pile-caption">${t('table.stock')} · ${view.stock_count}</span>
+        </div>
+        <div class=${'pile discard ' + (throwDown ? 'area' : '')} data-testid="discard"
+             onDragOver=${allow} onDrop=${dropOnDiscard}>
+          ${throwDown
+            ? html`<div class="discard-area">${view.discard.map((c, i) => html`<${CardButton} key=${c + i} code=${c}
+                  label=${t('table.take_card', { card: cardName(c) })} disabled=${!canDraw}
+                  draggable=${canDraw} onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard:' + c)}
+                  onClick=${() => drawDiscard(c)} />`)}
+                ${view.discard.length === 0 && html`<span class="empty-slot"></span>`}</div>`
+            : html`<button type="button" class="pile-btn" data-testid="discard-top" draggable=${canDraw && !!topDiscard}
+                  onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard')}
+                  disabled=${!(canDraw && topDiscard) && !(legal.has('discard') && sel.length === 1)}
+                  onClick=${() => (canDraw ? drawDiscard() : needOne(discard))}
+                  aria-label=${topDiscard ? t('table.discard_label', { card: cardName(topDiscard), n: view.discard.length }) : t('table.discard_empty')}>
+                ${topDiscard ? html`<${CardSvg} code=${topDiscard} />` : html`<span class="empty-slot"></span>`}
+              </button>`}
+          <span class="pile-caption">${t('table.discard')} · ${view.discard.length}</span>
+        </div>
+        <div class="status-box">
+          <p class="turn-text" data-testid="turn-text">${turnText}</p>
+          ${myLeft !== null && html`<p class=${'timer big ' + (myLeft <= 10 ? 'urgent' : '')} data-testid="my-timer">\u23F1 ${myLeft}s</p>`}
+          ${view.call_window && html`<p class="call-banner" data-testid="call-window">
+            ${t('table.call_window', { card: shortCard(view.call_window.card) })}
+            ${legal.has('call_rummy') && !view.call_window.called ? html`<br />${t('hint.call_select')}` : ''}
+            ${view.call_window.called ? html`<br />${t('table.called')}` : ''}</p>`}
+        </div>
+      </div>
+
+      <div class="melds" data-testid="melds" aria-label=${t('table.melds')}>
+        ${view.melds.length === 0 && html`<p class="muted melds-empty">${t('table.no_melds')}</p>`}
+        ${view.melds.map((m) => html`<div class="meld" key=${m.id} data-meld=${m.id}
+            onDragOver=${allow} onDrop=${(e) => dropOnMeld(e, m)}>
+          <button type="button" class="meld-head" data-testid=${'meld-' + m.id} onClick=${() => onMeld(m, selCodes)}
+              aria-label=${t('table.meld_label', { n: m.id + 1, name: seatName(room, m.owner), cards: m.cards.map(cardName).join(', ') })}>
+            ${seatName(room, m.owner)}
+          </button>
+          <div class="meld-cards">
+            ${m.cards.map((c, i) => legal.has('borrow')
+              ? html`<${CardButton} key=${i} code=${c} className="small" onClick=${() => onMeldCard(m, c)}
+                   label=${t('table.borrow_card', { card: cardName(c) })} />`
+              : html`<span key=${i} onClick=${() => onMeld(m, selCodes)}><${CardImg} code=${c} className="small" /></span>`)}
+          </div>
+        </div>`)}
+      </div>
+
+      <div class=${'me ' + (myTurn ? 'active' : '')}>
+        <div class="me-head">
+          <span class="seat-name">${seat !== null ? seatName(room, seat) : t('table.spectator')}</span>
+          ${seat !== null && html`<span>${t('table.points', { n: view.totals[seat] })}</span>`}
+          ${view.dealer === seat ? html`<span class="badge dealer">${t('table.dealer_short')}</span>` : ''}
+          <span class="spacer"></span>
+          <span class="muted">${t('table.sort')}</span>
+          <button type="button" class="btn small ghost" data-testid="sort-suit" onClick=${() => sortBy('suit')}>${t('table.sort_suit')}</button>
+          <button type="button" class="btn small ghost" data-testid="sort-rank" onClick=${() => sortBy('rank')}>${t('table.sort_rank')}</button>
+        </div>
+        ${grouped.length > 0 && html`<div class="groups" data-testid="groups" aria-label=${t('table.groups')}>
+          ${grouped.map((g, i) => html`<div class="group">
+            <span class="tag">${t('table.group_n', { n: i + 1 })}</span>
+            ${g.map((k) => html`<${CardImg} code=${codeOf(k)} className="mini" />`)}
+            <button type="button" class="btn tiny ghost" aria-label=${t('table.group_remove', { n: i + 1 })}
+                onClick=${() => setGroups(grouped.filter((_, j) => j !== i))}>\u00D7</button>
+          </div>`)}
+        </div>`}
+        <div class=${'hand' + (view.hand.length > 13 ? ' crowded' : '')} data-testid="hand" role="group" aria-label=${t('table.your_hand', { n: view.hand.length })}
+             onDragOver=${allow} onDrop=${(e) => dropOnHand(e, null)}>
+          ${shown.map((k) => html`<${CardButton} key=${k} code=${codeOf(k)} selected=${sel.includes(k)}
+              className=${groupedSet.has(k) ? 'grouped' : ''} draggable=${true}
+              data-key=${k}
+              onDragStart=${(e) => { e.dataTransfer.setData('text/plain', 'hand:' + k); e.dataTransfer.effectAllowed = 'move'; }}
+              onDragOver=${allow} onDrop=${(e) => dropOnHand(e, k)}
+              onKeyDown=${(e) => cardKeys(e, k)} onClick=${() => toggle(k)} />`)}
+        </div>
+        <div class="actions" role="toolbar" aria-label=${t('table.actions')}>
+          ${actionButton('draw', t('action.draw_stock'), drawStock, view.stock_count > 0 || !!topDiscard, true)}
+          ${!throwDown && actionButton('draw', t('action.draw_discard'), () => drawDiscard(), !!topDiscard, false, 'draw-discard')}
+          ${actionButton('meld', t('action.meld'), meld, sel.length >= 1 || grouped.length > 0, true)}
+          ${actionButton('show', t('action.show'), show)}
+          ${actionButton('declare', t('action.declare'), declare, grouped.length > 0, true)}
+          ${actionButton('knock', t('action.knock'), () => needOne(knock), sel.length === 1)}
+          ${actionButton('discard', t('action.discard'), () => needOne(discard), sel.length === 1, true)}
+          ${(legal.has('declare') || legal.has('show') || legal.has('meld')) && html`
+            <button type="button" class="btn ghost" data-testid="add-group" disabled=${!sel.some((k) => !groupedSet.has(k))} onClick=${addGroup}>${t('action.add_group')}</button>
+            ${grouped.length > 0 && html`<button type="button" class="btn ghost" onClick=${() => setGroups([])}>${t('action.clear_groups')}</button>`}`}
+          ${sel.length > 0 && html`<button type="button" class="btn ghost" onClick=${clearSel}>${t('action.clear_selection')}</button>`}
+        </div>
+        <p class="hints muted">${hintText(legal, myTurn)}</p>
+      </div>
+    </section>
+
+    <aside class="side">
+      <${Scoreboard} view=${view} room=${room} />
+      <${EventLog} log=${log} room=${room} />
+      <${Chat} chat=${chat} sock=${sock} />
+    </aside>
+    ${showResult && html`<${HandResult} view=${view} room=${room} onClose=${() => setDismissed(view.results.length)} />`}
+    ${designation && html`<${Designation} pending=${designation} onCancel=${() => setDesignation(null)}
+        onDone=${(a) => { const d = designation; setDesignation(null); send(a, { clearGroups: d.clearGroups }); }} />`}
+  </div>`;
+}
+
+function hintText(legal, myTurn) {
+  const parts = [];
+  if (legal.has('lay_off')) parts.push(t('hint.lay_off'));
+  if (legal.has('swap_joker')) parts.push(t('hint.swap_joker'));
+  if (legal.has('borrow')) parts.push(t('hint.borrow'));
+  if (legal.has('declare') || legal.has('show')) parts.push(t('hint.groups'));
+  if (myTurn) parts.push(t('hint.drag'));
+  return parts.join(' ');
+}

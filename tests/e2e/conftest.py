@@ -1,0 +1,131 @@
+"""Browser tests: a real server (PostgreSQL when reachable, else SQLite) and Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests import pg
+from tests.conftest import REPO_ROOT, running_server
+
+CHROMIUM = os.environ.get("RUMMY_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+SCREENSHOTS = REPO_ROOT / "docs" / "screenshots"
+E2E_ENV = {
+    "RUMMY_DEV_STACKED_DECKS": "1",
+    "RUMMY_BOT_DELAY_SECONDS": "0.05",
+    "RUMMY_NEXT_HAND_SECONDS": "0.2",
+    "RUMMY_CALL_GRACE_SECONDS": "0.1",
+}
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def _database_url(workdir: Path) -> tuple[str, bool]:
+    """A fresh PostgreSQL database if the server is reachable, else a SQLite file."""
+    if pg.unreachable_reason() is None:
+        return pg.create_database("rummy_e2e"), True
+    if pg.is_required():
+        pytest.fail(f"{pg.unreachable_reason()} (and RUMMY_REQUIRE_POSTGRES=1)")
+    return f"sqlite+aiosqlite:///{workdir / 'e2e.db'}", False
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The base URL and database URL of one real server for all browser tests."""
+    workdir = tmp_path_factory.mktemp("e2e")
+    database_url, is_pg = _database_url(workdir)
+    env = {**E2E_ENV, "RUMMY_DATABASE_URL": database_url}
+    try:
+        with running_server(workdir, env) as base_url:
+            yield {"base_url": base_url, "database_url": database_url, "env": env}
+    finally:
+        if is_pg:
+            pg.drop_database(database_url)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, server: dict[str, Any]) -> Iterator[Any]:
+    """Make pages in fresh browser contexts (each its own localStorage, i.e. its own player).
+
+    Any uncaught page error or "missing translation" warning fails the test."""
+    contexts: list[Any] = []
+    problems: list[str] = []
+
+    def make(locale: str = "en-US") -> Any:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale=locale,
+                                  base_url=server["base_url"])
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("console", lambda m: problems.append(m.text)
+                if "missing translation" in m.text else None)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not problems, problems
+
+
+def screenshot(page: Any, name: str, full_page: bool = False) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
+
+
+def sign_in_as_guest(page: Any, name: str) -> str:
+    """Open the app, play as a guest; returns the bearer token from localStorage."""
+    page.goto("/")
+    page.fill("input[name=name]", name)
+    page.click("[data-testid=auth-submit]")
+    page.wait_for_selector("[data-testid=host-room]")
+    return str(page.evaluate("localStorage.getItem('rummy.token')"))
+
+
+def api(server: dict[str, Any], method: str, path: str, token: str | None = None,
+        body: Any = None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = httpx.request(method, server["base_url"] + path, json=body, headers=headers,
+                      timeout=10, trust_env=False)
+    assert r.is_success, r.text
+    return r.json()
+
+
+def create_admin(server: dict[str, Any], username: str, password: str) -> None:
+    subprocess.run(  # noqa: S603 - fixed argv, our own interpreter
+        [sys.executable, "-m", "app", "create-admin", username, "--password", password],
+        cwd=REPO_ROOT, env={**os.environ, **server["env"]}, check=True, capture_output=True)
+
+
+def full_pack(packs: int = 1, jokers: int = 0) -> list[str]:
+    cards = [r + s for s in "CDHS" for r in "A23456789TJQK"] * packs
+    return cards + ["JK"] * jokers
+
+
+def stock_for(pack: list[str], hands: list[list[str]], discard: list[str],
+              top: list[str]) -> list[str]:
+    """The stock: `top` first, then whatever of the pack the hands and discard do not use."""
+    rest = list(pack)
+    for card in [c for h in hands for c in h] + discard + top:
+        rest.remove(card)
+    return top + rest
