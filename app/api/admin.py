@@ -7,11 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from app.engine.deal import stacked_deal
-from app.engine.errors import RuleError
-from app.engine.game import apply, new_match, start_hand
-from app.engine.games import match_rules
-from app.engine.replay import settle_calls
+from app.engine.replay import InvalidMatchLog, replay_steps
 from app.services import matches
 
 from .deps import AdminPlayer, SessionDep
@@ -43,33 +39,10 @@ async def match_states(match_id: str, admin: AdminPlayer, session: SessionDep) -
     """The engine's full state after the deal and after each action: the admin replay."""
     async with session.begin():
         log = await matches.match_log(session, match_id)
-    return {"steps": replay_steps(log)}
-
-
-def replay_steps(log: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every state of a match log, one step per deal and per action, through the same engine.
-
-    A rejected action (which a recorded log never holds) ends the list with its error."""
-    rules = match_rules(log["game"], log.get("options") or {}, log["players"])
-    st = new_match(rules)
-    steps: list[dict[str, Any]] = []
-    for h, hand in enumerate(log["hands"]):
-        st = start_hand(st, stacked_deal(rules, hand["dealer"], hand["deal"]), hand["dealer"])
-        steps.append({"hand": h, "index": None, "seat": None, "action": None,
-                      "state": st.to_json()})
-        for i, entry in enumerate(hand["actions"]):
-            try:
-                st, _ = apply(st, entry["seat"], entry["action"])
-            except RuleError as exc:
-                steps.append({"hand": h, "index": i, "seat": entry["seat"],
-                              "action": entry["action"], "state": st.to_json(),
-                              "error": {"code": exc.code, "message": exc.message}})
-                return steps
-            steps.append({"hand": h, "index": i, "seat": entry["seat"],
-                          "action": entry["action"], "state": st.to_json()})
-        st = settle_calls(st)
-        steps[-1]["state"] = st.to_json()
-    return steps
+    try:
+        return {"steps": replay_steps(log)}
+    except InvalidMatchLog as exc:  # a match whose first deal was never stored
+        return {"steps": [], "error": str(exc)}
 
 
 @router.get("/players")

@@ -43,6 +43,32 @@ def run_replay(log: object) -> dict[str, Any]:
     }
 
 
+def replay_steps(log: object) -> list[dict[str, Any]]:
+    """Every state of a match log: after each deal and after each action (the admin replay).
+
+    A rejected action (which a recorded log never holds) ends the list with its error.
+    """
+    rules, hands = _parse_log(log)
+    st = new_match(rules)
+    steps: list[dict[str, Any]] = []
+    for h, hand in enumerate(hands):
+        st = _deal_hand(st, hand, h)
+        steps.append({"hand": h, "index": None, "seat": None, "action": None,
+                      "state": st.to_json()})
+        for i, entry in enumerate(_actions(hand, h)):
+            step = {"hand": h, "index": i, "seat": entry["seat"], "action": entry["action"]}
+            try:
+                st, _ = apply(st, entry["seat"], entry["action"])
+            except RuleError as exc:
+                steps.append({**step, "state": st.to_json(),
+                              "error": {"code": exc.code, "message": exc.message}})
+                return steps
+            steps.append({**step, "state": st.to_json()})
+        st = settle_calls(st)
+        steps[-1]["state"] = st.to_json()
+    return steps
+
+
 def settle_calls(st: State) -> State:
     """A log's calls end its hand's actions: the window closes there (OPT-CALL-4), so that a
     hand won by a call ends before the next hand or the end of the log."""

@@ -19,7 +19,7 @@ import pytest
 from app.engine.cards import standard_pack
 from app.engine.deal import shuffled_deal
 from app.engine.games import match_rules
-from app.engine.replay import InvalidMatchLog, run_replay
+from app.engine.replay import InvalidMatchLog, replay_steps, run_replay
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
@@ -369,3 +369,24 @@ def test_replay_output_is_plain_json_for_every_scoring() -> None:
         out = run_replay(orjson.loads(orjson.dumps(log)))
         assert out["ok"], (game, out["rejected"])
         assert orjson.loads(orjson.dumps(out))["totals"] == out["totals"]
+
+
+def test_replay_steps_give_every_state_of_the_log() -> None:
+    """The admin replay: one state after each deal and after each action, ending as run_replay."""
+    log = three_hands()
+    steps = replay_steps(log)
+    assert len(steps) == sum(1 + len(h["actions"]) for h in log["hands"])
+    assert [s["hand"] for s in steps if s["index"] is None] == [0, 1, 2]
+    assert steps[-1]["state"] == run_replay(log)["state"]
+    seqs = [s["state"]["seq"] for s in steps if s["index"] is not None]
+    assert seqs == list(range(1, len(seqs) + 1))  # one applied action per step
+    first_action = steps[1]
+    assert first_action["action"] == log["hands"][0]["actions"][0]["action"]
+
+
+def test_replay_steps_stop_at_a_rejected_action() -> None:
+    log = three_hands()
+    log["hands"][0]["actions"].insert(0, {"seat": 0, "action": {"type": "discard", "card": "2C"}})
+    steps = replay_steps(log)
+    assert steps[-1]["error"]["code"] in ("not_your_turn", "must_draw_first")
+    assert len(steps) == 2
