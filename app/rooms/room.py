@@ -148,12 +148,30 @@ class Room:
                 await self.store.stand(self.record, record)
                 self.seats[seat] = None
                 self._sync_taken()
+                await self._close_if_deserted()
             else:  # a computer player takes over the seat until the match ends
                 record.bot = "sensible"
                 self._bots.pop(seat, None)
                 await self.store.save_room(self.record)
         await self.broadcast()
         self._schedule()
+
+    async def _close_if_deserted(self) -> None:
+        """A waiting room with no human left closes: its computer players stand up, and it
+        leaves the lobby; while humans remain, the first of them becomes the host."""
+        humans = [s for s in self.seats if s is not None and s.player_id and not s.bot]
+        if humans:
+            if self.seat_of(self.record.host_id) is None:
+                self.record.host_id = humans[0].player_id or self.record.host_id
+                await self.store.save_room(self.record)
+            return
+        for i, seat in enumerate(self.seats):
+            if seat is not None:
+                await self.store.stand(self.record, seat)
+                self.seats[i] = None
+        self._sync_taken()
+        self.record.status = "closed"
+        await self.store.save_room(self.record)
 
     async def _sit(self, record: SeatRecord) -> None:
         try:

@@ -230,3 +230,22 @@ async def test_newcomer_plays_a_whole_game_against_computer_players(
     assert await balance(http, newcomer) == 1000 + net
     lost = sum(p[2] for r in log["results"] for p in r["payments"] if p[0] == 0)
     assert await balance(http, newcomer) == 1000 - min(lost, 100)  # the newcomer never wins
+
+
+async def test_a_waiting_room_without_humans_closes_and_hosting_passes_on(
+        http: httpx.AsyncClient) -> None:
+    """The host leaves: the next human hosts; the last human leaves: the bots stand up, their
+    buy-ins go back to the bank and the room leaves the lobby."""
+    host, other = await guest(http, "Leaver"), await guest(http, "Stayer")
+    room = await call(http, "POST", "/api/rooms", host, room_body(seats=3, stake=1, buy_in=50))
+    await call(http, "POST", f"/api/rooms/{room['id']}/join", other)
+    await call(http, "POST", f"/api/rooms/{room['id']}/bots", host, {"count": 1})
+    await call(http, "POST", f"/api/rooms/{room['id']}/leave", host)
+    after = await call(http, "GET", f"/api/rooms/{room['id']}", other)
+    assert after["host_id"] == other.id and after["taken"] == 2
+    assert room["id"] in await lobby_ids(http)
+    await call(http, "POST", f"/api/rooms/{room['id']}/leave", other)
+    closed = await call(http, "GET", f"/api/rooms/{room['id']}", other)
+    assert closed["status"] == "closed" and closed["taken"] == 0
+    assert room["id"] not in await lobby_ids(http)
+    assert [await balance(http, p) for p in (host, other)] == [1000, 1000]
