@@ -31,6 +31,25 @@ function collectOptions(schema, values) {
   return out;
 }
 
+/**
+ * The development field's text as stacked deals: null when empty, else the parsed list.
+ * Throws an Error whose `key` names the translation of what is wrong.
+ */
+export function parseDeals(text) {
+  if (!text.trim()) return null;
+  let deals;
+  try {
+    deals = JSON.parse(text);
+  } catch (e) {
+    throw Object.assign(new Error(String(e.message || e)), { key: 'host.deals_bad_json' });
+  }
+  const isObject = (d) => d !== null && typeof d === 'object' && !Array.isArray(d);
+  if (!Array.isArray(deals) || !deals.length || !deals.every(isObject)) {
+    throw Object.assign(new Error('not a list of deal objects'), { key: 'host.deals_not_list' });
+  }
+  return deals;
+}
+
 function OptionField({ name, prop, value, onChange }) {
   const f = fieldKind(prop);
   if (!f) return null;
@@ -66,9 +85,13 @@ export function HostForm() {
   const [priv, setPriv] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
+  const [stacked, setStacked] = useState(false); // the server takes stacked deals (development)
+  const [dealsText, setDealsText] = useState('');
+  const [dealsError, setDealsError] = useState(null);
 
   useEffect(() => {
     api('/api/games').then((d) => setGames(d.games), setError);
+    api('/api/health').then((d) => setStacked(d.dev_stacked_decks === true), () => setStacked(false));
   }, []);
 
   if (!games) return html`<p class="muted">${error ? errorText(error) : t('app.loading')}</p>`;
@@ -86,15 +109,24 @@ export function HostForm() {
 
   const submit = async (e) => {
     e.preventDefault();
-    setBusy(true);
     setError(null);
+    setDealsError(null);
+    let deals = null;
+    if (stacked) {
+      try {
+        deals = parseDeals(dealsText);
+      } catch (err) {
+        setDealsError(err);
+        return;
+      }
+    }
+    setBusy(true);
     try {
-      const room = await api('/api/rooms', {
-        method: 'POST',
-        body: { game: game.key, options: collectOptions(game.options_schema, values), seats: Number(seats),
-                stake: Number(stake) || 0, buy_in: Number(buyIn) || 0, turn_seconds: Number(turnSeconds) || 0,
-                private: priv },
-      });
+      const body = { game: game.key, options: collectOptions(game.options_schema, values), seats: Number(seats),
+                     stake: Number(stake) || 0, buy_in: Number(buyIn) || 0, turn_seconds: Number(turnSeconds) || 0,
+                     private: priv };
+      if (deals) body.deals = deals;
+      const room = await api('/api/rooms', { method: 'POST', body });
       location.hash = `#/room/${room.id}`;
     } catch (err) {
       setError(err);
@@ -143,6 +175,16 @@ export function HostForm() {
           <label for="private">${t('host.private')}</label>
           <p class="help">${t('host.private_help')}</p>
         </div>
+        ${stacked && html`<div class="field dev-deals">
+          <label for="deals">${t('host.deals')}</label>
+          <textarea id="deals" name="deals" rows="4" spellcheck="false" data-testid="deals"
+                    aria-describedby="deals-help" aria-invalid=${dealsError ? 'true' : 'false'}
+                    placeholder=${t('host.deals_placeholder')} value=${dealsText}
+                    onInput=${(e) => { setDealsText(e.target.value); setDealsError(null); }}></textarea>
+          <span class="help" id="deals-help">${t('host.deals_help')}</span>
+          ${dealsError && html`<p class="form-error" role="alert" data-testid="deals-error">
+            ${t(dealsError.key)}${dealsError.key === 'host.deals_bad_json' ? ` — ${dealsError.message}` : ''}</p>`}
+        </div>`}
         ${error && html`<p class="form-error" role="alert" data-testid="host-error">${errorText(error)}</p>`}
         <button class="btn primary wide" type="submit" disabled=${busy} data-testid="create-room">${t('host.create')}</button>
       </fieldset>

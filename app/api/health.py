@@ -1,11 +1,14 @@
-"""Liveness check."""
+"""Liveness check, and what the client needs to know about this server's development switches."""
 
-from fastapi import APIRouter
+from typing import Any
+
+from fastapi import APIRouter, Request
 
 router = APIRouter(prefix="/api", tags=["health"])
 
 
 @router.get("/health")
-async def health() -> dict[str, str]:
-    """Answers while the server is up."""
-    return {"status": "ok"}
+async def health(request: Request) -> dict[str, Any]:
+    """Answers while the server is up; says whether stacked deals are allowed (development)."""
+    return {"status": "ok",
+            "dev_stacked_decks": bool(request.app.state.settings.dev_stacked_decks)}

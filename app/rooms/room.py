@@ -75,7 +75,6 @@ class Room:
         for seat in record.taken:
             self.seats[seat.seat] = seat
         self.state: State | None = None
-        self.seq_base = 0
         self.hand_seq = 0
         self.lock = asyncio.Lock()
         self.connections: dict[Connection, int | None] = {}
@@ -207,7 +206,6 @@ class Room:
             await self.store.start_match(self.record, match_id, self.record.seats)
             self.record.status = "playing"
             self.record.match_id = match_id
-            self.seq_base += self.state.seq if self.state is not None else 0
             self.state = new_match(self.rules)
             await self._deal_next()
         await self.broadcast()
@@ -298,7 +296,8 @@ class Room:
 
     @property
     def seq(self) -> int:
-        return self.seq_base + (self.state.seq if self.state is not None else 0)
+        """Actions applied in the room's match (PROTOCOL.md §5 ``seq``)."""
+        return self.state.seq if self.state is not None else 0
 
     async def _after_change(self, events: list[dict[str, Any]]) -> None:
         """Push the new state; record a finished hand; deal on or finish the match."""

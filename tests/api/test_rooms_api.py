@@ -74,6 +74,14 @@ async def test_bad_room_settings_are_refused_before_a_room_exists(
     assert await balance(http, host) == 1000
 
 
+async def test_health_says_whether_stacked_deals_are_allowed(
+        http: httpx.AsyncClient, production: Hall) -> None:
+    assert await call(http, "GET", "/api/health") == {"status": "ok", "dev_stacked_decks": True}
+    async with http_client(production.base_url) as prod:
+        assert await call(prod, "GET", "/api/health") == {"status": "ok",
+                                                         "dev_stacked_decks": False}
+
+
 async def test_stacked_deals_need_the_development_setting(production: Hall) -> None:
     async with http_client(production.base_url) as http:
         host = await guest(http, "Cheater")

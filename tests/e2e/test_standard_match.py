@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.sync_api import expect
 
 from .conftest import api, full_pack, screenshot, sign_in_as_guest, stock_for
 
-# Alice hosts (seat 0, the dealer); Bob joins by invite (seat 1) and plays first.
+# Alice hosts through the form (Call Rummy, target score 50, these stacked deals in the
+# development field; seat 0, the dealer); Bob joins by the invite link (seat 1) and plays first.
 # Bob: draws QS (by dragging the stock onto his hand), melds 2C-3C-4C, drags AD to the discard.
 # Alice: takes AD, melds three kings, lays 5C off on Bob's run, discards 4S with the keyboard.
 # Bob: draws 3S, melds 7-7-7 and 9S-QS as two groups, discards 3S and goes out.
 # Alice is left with AD 6D 8C 9H JD QC = 1 + 6 + 8 + 9 + 10 + 10 = 44 points for Bob.
+# Call Rummy is on, yet no call window opens: AD cannot go on 2C-3C-4C, nor 4S on 2C-5C or the
+# kings, and Bob's last discard ends the hand (OPT-CALL-1, -8). Were a window open, the server
+# would only hold the next draw for RUMMY_CALL_GRACE_SECONDS (0.1 here): each player simply waits
+# for the turn (wait_my_turn) and then for the draw's effect, with the default timeout.
 ALICE = ["KC", "KH", "KS", "5C", "6D", "8C", "9H", "JD", "QC", "4S"]
 BOB = ["2C", "3C", "4C", "7D", "7H", "7S", "9S", "TS", "JS", "AD"]
 UPCARD = ["2D"]
@@ -35,16 +41,25 @@ def wait_my_turn(page: Any) -> None:
     expect(page.locator("[data-action=draw]")).to_be_enabled()
 
 
-def host_form_room(page: Any, server: dict[str, Any], token: str) -> None:
-    """The host form: a refused combination shows the server's error; a good one opens a room."""
+def host_stacked_room(page: Any, server: dict[str, Any], token: str) -> dict[str, Any]:
+    """The host form: a refused combination shows the server's error, text that is not JSON in
+    the development deals field is caught next to it, and the filled form opens the room."""
     page.click("[data-testid=host-room]")
     page.wait_for_selector("[data-testid=host-form]")
+    page.click(".game-card:has(input[value=standard])")
     page.check("#opt-call_rummy")
     page.check("#opt-complete_rummy")
     page.click("[data-testid=create-room]")
     expect(page.locator("[data-testid=host-error]")).to_contain_text("cannot be combined")
     page.uncheck("#opt-complete_rummy")
     page.fill("#opt-target_score", "50")
+    page.fill("input[name=seats]", "2")
+    page.fill("[data-testid=deals]", '[{"hands": ')
+    page.click("[data-testid=create-room]")
+    expect(page.locator("[data-testid=deals-error]")).to_contain_text("not valid JSON")
+    expect(page.locator("[data-testid=host-form]")).to_be_visible()  # nothing was sent
+    page.fill("[data-testid=deals]", json.dumps([DEAL]))
+    expect(page.locator("[data-testid=deals-error]")).to_be_hidden()
     screenshot(page, "host-form.png", full_page=True)
     page.click("[data-testid=create-room]")
     page.wait_for_selector("[data-testid=seats]")
@@ -52,21 +67,16 @@ def host_form_room(page: Any, server: dict[str, Any], token: str) -> None:
     room = api(server, "GET", f"/api/rooms/{room_id}", token)
     assert room["options"] == {"call_rummy": True, "target_score": 50}
     assert room["game"] == "standard"
+    assert room["seats"] == 2
     expect(page.locator(".opt-summary")).to_contain_text("Target score: 50")
-    page.click("text=Leave the room")
-    page.wait_for_selector("[data-testid=host-room]")
+    return dict(room)
 
 
 def test_two_players_play_a_stacked_hand(new_page: Any, server: dict[str, Any]) -> None:
     alice = new_page()
     token = sign_in_as_guest(alice, "Alice")
     expect(alice.locator("[data-testid=balance]")).to_contain_text("chips")
-    host_form_room(alice, server, token)
-
-    room = api(server, "POST", "/api/rooms", token, {
-        "game": "standard", "options": {"call_rummy": True, "target_score": 50},
-        "seats": 2, "deals": [DEAL]})
-    alice.goto(f"/#/room/{room['id']}")
+    room = host_stacked_room(alice, server, token)
     invite = alice.locator("[data-testid=invite-link]")
     expect(invite).to_have_value(f"{server['base_url']}/#/join/{room['invite_code']}")
 
@@ -147,3 +157,14 @@ def test_two_players_play_a_stacked_hand(new_page: Any, server: dict[str, Any]) 
     screenshot(bob, "hand-result.png")
     bob.click("[data-testid=result-close]")
     expect(bob.locator("[data-testid=total-1]")).to_have_text("44")
+
+
+def test_no_stacked_deals_field_unless_the_server_allows_them(new_page: Any) -> None:
+    page = new_page()
+    page.route("**/api/health", lambda route: route.fulfill(
+        json={"status": "ok", "dev_stacked_decks": False}))
+    sign_in_as_guest(page, "Carol")
+    page.click("[data-testid=host-room]")
+    expect(page.locator("#opt-call_rummy")).to_be_attached()
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("[data-testid=deals]")).to_have_count(0)
