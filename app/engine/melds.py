@@ -297,3 +297,12 @@ def _match_value(rank: int, free: list[int], ace: AceModel, used: set[int]) -> i
     return None
 
 
+def wild_places(wild: str, meld: Meld) -> list[Entry]:
+    """Every designation under which ``wild`` could be laid off on ``meld``: each suit of a
+    set's rank, or either end of a run (validity is for :func:`extend_meld` to decide)."""
+    if meld.kind == "set":
+        rank = meld.cards[0].stands_for[0]
+        return [(wild, rank + suit) for suit in SUITS]
+    first, last = run_values(meld)
+    suit = meld.cards[0].stands_for[1]
+    return [(wild, make_code(first - 1, suit)), (wild, make_code(last + 1, suit))]

@@ -25,10 +25,10 @@ from .actions import (
     Show,
     SwapJoker,
 )
-from .cards import SUITS, make_code, parse_entry
+from .cards import parse_entry
 from .flow import discardable
 from .game import allowed_types, is_legal
-from .melds import Entry, Meld, MeldRules, run_values
+from .melds import Entry, Meld, MeldRules, wild_places
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
 from .state import Phase, State
@@ -122,16 +122,7 @@ def _placements(card: str, meld: Meld, rules: MeldRules) -> list[Entry]:
     """A card laid off as it is, or a wild designated at each place it could fill."""
     if card not in rules.wilds:
         return [(card, None)]
-    if meld.kind == "set":
-        rank = meld.cards[0].stands_for
-        return [(card, make_code(int(_rank_value(rank)), s)) for s in SUITS]
-    first, last = run_values(meld)
-    suit = meld.cards[0].stands_for[1]
-    return [(card, None), (card, make_code(first - 1, suit)), (card, make_code(last + 1, suit))]
-
-
-def _rank_value(code: str) -> int:
-    return "A23456789TJQK".index(code[0]) + 1
+    return [(card, None), *wild_places(card, meld)]
 
 
 def _borrows(st: State, hand: list[str]) -> Iterator[Action]:

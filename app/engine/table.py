@@ -6,7 +6,7 @@ from collections import Counter
 
 from . import phom, scoring
 from .actions import Borrow, Declare, Knock, LayOff, MeldAction, SwapJoker
-from .cards import JOKER, SUITS, make_code
+from .cards import JOKER
 from .errors import IllegalAction
 from .flow import (
     Events,
@@ -18,7 +18,7 @@ from .flow import (
     place_meld,
     remove_from_hand,
 )
-from .melds import Entry, Meld, extend_meld, form_meld
+from .melds import Entry, Meld, extend_meld, form_meld, wild_places
 from .rules import GameRules
 from .solver import usable_in_meld
 from .state import State
@@ -194,22 +194,13 @@ def _joker_playable(st: State, seat: int, joker: str) -> bool:
     finally:
         st.hands[seat] = hand
     for meld in st.melds:
-        for entry in _joker_places(meld, joker):
+        for entry in wild_places(joker, meld):
             try:
                 extend_meld(meld, [entry], st.rules.meld)
             except IllegalAction:
                 continue
             return True
     return len(rest) >= 3 and usable_in_meld(joker, rest, st.rules.meld)
-
-
-def _joker_places(meld: Meld, joker: str) -> list[Entry]:
-    if meld.kind == "set":
-        rank = meld.cards[0].stands_for[0]
-        return [(joker, rank + suit) for suit in SUITS]
-    suit = meld.cards[0].stands_for[1]
-    return [(joker, make_code(meld.start - 1, suit)),
-            (joker, make_code(meld.start + len(meld.cards), suit))]
 
 
 def declare(st: State, seat: int, act: Declare, events: Events) -> None:
