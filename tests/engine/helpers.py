@@ -13,6 +13,31 @@ from app.engine.game import apply, new_match, start_hand
 from app.engine.games import match_rules
 from app.engine.state import State
 
+DRAW_STOCK = {"type": "draw", "source": "stock"}
+DRAW_DISCARD = {"type": "draw", "source": "discard"}
+
+
+def discard(card: str) -> dict[str, str]:
+    return {"type": "discard", "card": card}
+
+
+def melds(*listings: str) -> dict[str, Any]:
+    """A meld action from space-separated listings: ``melds("AS 2S 3S", "KD KC KH")``."""
+    return {"type": "meld", "melds": [m.split() for m in listings]}
+
+
+def lay_off(index: int, cards: str) -> dict[str, Any]:
+    return {"type": "lay_off", "meld": index, "cards": cards.split()}
+
+
+def swap(index: int, card: str) -> dict[str, Any]:
+    return {"type": "swap_joker", "meld": index, "card": card}
+
+
+def shown(st: State, index: int) -> str:
+    """Meld ``index`` on the table as a listing, wilds with their designations."""
+    return " ".join(str(p) for p in st.melds[index].cards)
+
 
 def stacked(game: str, hands: list[list[str]], *, options: dict[str, Any] | None = None,
             discard: list[str] | None = None, stock_top: list[str] | None = None,

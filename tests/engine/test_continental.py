@@ -21,14 +21,7 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
-
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
+from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, discard, rejected, stacked
 
 
 def declare(*listings: str, discard: str | None = None) -> dict[str, Any]:

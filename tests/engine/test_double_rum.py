@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
@@ -16,28 +15,9 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import DRAW_STOCK, act, discard, lay_off, melds, rejected, shown, stacked
 
 GAME = "double_rum"
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
-
-
-def melds(*listings: str) -> dict[str, Any]:
-    return {"type": "meld", "melds": [m.split() for m in listings]}
-
-
-def lay_off(index: int, cards: str) -> dict[str, Any]:
-    return {"type": "lay_off", "meld": index, "cards": cards.split()}
-
-
-def shown(st: State, index: int) -> str:
-    return " ".join(str(p) for p in st.melds[index].cards)
-
-
 FILLER = ["2D", "4D", "6D", "8H", "TH", "QH", "3S", "5S", "7C", "JC"]
 
 

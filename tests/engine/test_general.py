@@ -16,10 +16,16 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel, Meld, MeldRules, extend_meld, form_meld
 from app.engine.state import Phase, State
 from app.engine.views import player_view, redact_events
-from tests.engine.helpers import act, rejected, stacked
-
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
+from tests.engine.helpers import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    act,
+    discard,
+    lay_off,
+    melds,
+    rejected,
+    stacked,
+)
 
 
 def entries(listing: str) -> list[tuple[str, str | None]]:
@@ -55,18 +61,6 @@ def strings(obj: Any) -> set[str]:
     if isinstance(obj, list | tuple):
         return set().union(*(strings(v) for v in obj)) if obj else set()
     return set()
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
-
-
-def melds(*listings: str) -> dict[str, Any]:
-    return {"type": "meld", "melds": [m.split() for m in listings]}
-
-
-def lay_off(index: int, cards: str) -> dict[str, Any]:
-    return {"type": "lay_off", "meld": index, "cards": cards.split()}
 
 
 LOW = MeldRules(ace=AceModel.LOW)

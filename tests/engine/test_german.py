@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
@@ -18,31 +17,18 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
-
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
-
-
-def melds(*listings: str) -> dict[str, Any]:
-    return {"type": "meld", "melds": [m.split() for m in listings]}
-
-
-def lay_off(index: int, cards: str) -> dict[str, Any]:
-    return {"type": "lay_off", "meld": index, "cards": cards.split()}
-
-
-def swap(index: int, card: str) -> dict[str, Any]:
-    return {"type": "swap_joker", "meld": index, "card": card}
-
-
-def shown(st: State, index: int) -> str:
-    return " ".join(str(p) for p in st.melds[index].cards)
-
+from tests.engine.helpers import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    act,
+    discard,
+    lay_off,
+    melds,
+    rejected,
+    shown,
+    stacked,
+    swap,
+)
 
 # Seat 1 draws 9D and goes out: Q-K-A of hearts (31) + three 3s (9) open; 5D..8D and three 9s.
 GOOD_OUT = ["QH", "KH", "AH", "3C", "3D", "3S", "5D", "6D", "7D", "8D", "9S", "9H", "9C"]

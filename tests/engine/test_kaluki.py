@@ -16,33 +16,20 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    act,
+    discard,
+    lay_off,
+    melds,
+    rejected,
+    shown,
+    stacked,
+    swap,
+)
 
 GAME = "kaluki"
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
-
-
-def melds(*listings: str) -> dict[str, Any]:
-    return {"type": "meld", "melds": [m.split() for m in listings]}
-
-
-def lay_off(index: int, cards: str) -> dict[str, Any]:
-    return {"type": "lay_off", "meld": index, "cards": cards.split()}
-
-
-def swap(index: int, card: str) -> dict[str, Any]:
-    return {"type": "swap_joker", "meld": index, "card": card}
-
-
-def shown(st: State, index: int) -> str:
-    return " ".join(str(p) for p in st.melds[index].cards)
-
-
 # Fifteen cards with no set, no run and no opening even with any one more card: pairs and gaps.
 JUNK = ["2C", "4C", "6C", "8C", "TC", "2D", "4D", "6D", "8D", "TD", "3H", "5H", "7H", "9H", "AS"]
 

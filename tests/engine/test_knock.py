@@ -19,17 +19,9 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, discard, rejected, stacked
 
 GAME = "knock"
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
-
-
 def knock(card: str) -> dict[str, str]:
     return {"type": "knock", "discard": card}
 

@@ -16,7 +16,7 @@ from app.engine.errors import InvalidOptions
 from app.engine.game import apply, new_match, start_hand
 from app.engine.games import match_rules
 from app.engine.state import State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, discard, rejected, stacked
 
 HANDS6 = [
     ["AC", "AD", "AH", "AS", "2C", "2D"],     # seat 0: 8
@@ -28,14 +28,6 @@ HANDS6 = [
 ]
 COUNTS6 = [8, 16, 26, 60, 34, 44]
 BLOCK = {"block_rummy": True}
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
-def discard(card: str) -> dict[str, Any]:
-    return {"type": "discard", "card": card}
-
-
 def run_stock_out(options: dict[str, Any]) -> State:
     """Everyone draws from the stock and discards the drawn card until the stock is empty."""
     st = stacked("standard", HANDS6, options=options, discard=["9C"])

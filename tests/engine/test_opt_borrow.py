@@ -15,7 +15,7 @@ import pytest
 
 from app.engine.games import match_rules
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import act, discard, rejected, stacked
 
 BORROW = {"borrowing": True}
 SEAT0 = ["KC", "KD", "KH", "KS", "QS", "JS", "7C", "7D", "3H", "4H"]
@@ -28,10 +28,6 @@ MELD_BOTH = {"type": "meld", "melds": [["5H", "6H", "7H", "8H"], ["9C", "9D", "9
 
 def borrow(meld_no: int, card: str, *into: str) -> dict[str, Any]:
     return {"type": "borrow", "meld": meld_no, "card": card, "into": list(into)}
-
-
-def discard(card: str) -> dict[str, Any]:
-    return {"type": "discard", "card": card}
 
 
 def cards_of(st: State, meld_no: int) -> list[str]:

@@ -16,7 +16,7 @@ from app.engine.cards import standard_pack
 from app.engine.game import apply, close_call_window
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import act, discard, rejected, stacked
 
 CALL = {"call_rummy": True}
 HANDS = [
@@ -33,10 +33,6 @@ TAKE = {"type": "draw", "source": "discard"}
 
 def meld(*cards: str) -> dict[str, Any]:
     return {"type": "meld", "melds": [list(cards)]}
-
-
-def discard(card: str) -> dict[str, Any]:
-    return {"type": "discard", "card": card}
 
 
 def call(meld_no: int, card: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 from app.engine.errors import InvalidOptions
 from app.engine.games import match_rules
 from app.engine.state import State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, rejected, stacked
 
 SEAT1 = ["2H", "3H", "4H", "8C", "8D", "8S", "8H"]
 SEAT2 = ["KC", "KH", "KS", "QC", "QD", "QH", "JC"]     # 70 points
@@ -22,10 +22,6 @@ SEAT0 = ["9C", "9D", "9H", "TC", "TD", "TH", "JD"]     # 67 points
 COMPLETE = {"complete_rummy": True}
 RUN = ["2H", "3H", "4H", "5H"]
 EIGHTS = ["8C", "8D", "8S", "8H"]
-
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
 
 def declare(*melds: list[str], discard: str | None = None) -> dict[str, Any]:
     return {"type": "declare", "melds": list(melds), "discard": discard}

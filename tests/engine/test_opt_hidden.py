@@ -18,7 +18,7 @@ from app.engine.errors import InvalidOptions
 from app.engine.game import apply, new_match, start_hand
 from app.engine.games import match_rules
 from app.engine.state import State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import act, discard, rejected, stacked
 
 SEAT1 = ["QC", "QD", "QH", "2D", "3D", "4D", "7S"]
 SEAT2 = ["KC", "7C", "AC", "8H", "9H", "TH", "JH"]
@@ -35,10 +35,6 @@ def draw(source: str = "stock", card: str | None = None) -> dict[str, Any]:
 
 def meld(*melds: list[str]) -> dict[str, Any]:
     return {"type": "meld", "melds": list(melds)}
-
-
-def discard(card: str) -> dict[str, Any]:
-    return {"type": "discard", "card": card}
 
 
 def lay_off(index: int, *cards: str) -> dict[str, Any]:

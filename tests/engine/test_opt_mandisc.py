@@ -14,23 +14,15 @@ from app.engine.deal import Deal
 from app.engine.game import apply, new_match, start_hand
 from app.engine.games import match_rules
 from app.engine.state import State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, discard, rejected, stacked
 
 SEAT1 = ["2H", "3H", "4H", "5H", "8C", "8D", "8S"]
 SEAT2 = ["KC", "KH", "KS", "QC", "QD", "QH", "JC"]     # 70 points
 SEAT0 = ["9C", "9D", "9H", "TC", "TD", "TH", "JD"]     # 67 points
 MANDISC = {"mandatory_discard": True}
 
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
 def meld(*melds: list[str]) -> dict[str, Any]:
     return {"type": "meld", "melds": list(melds)}
-
-
-def discard(card: str) -> dict[str, Any]:
-    return {"type": "discard", "card": card}
 
 
 def deal(options: dict[str, Any], upcard: str = "KD", stock_top: str = "6H") -> State:

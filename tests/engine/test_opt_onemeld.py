@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import act, discard, rejected, stacked
 
 ONE = {"one_meld_per_turn": True}
 SEAT0 = ["7H", "8H", "AC", "3C", "5C", "JD", "QS", "KD", "TC", "4S"]
@@ -26,10 +26,6 @@ def melds(*listed: list[str]) -> dict[str, Any]:
 
 def lay_off(meld_no: int, *cards: str) -> dict[str, Any]:
     return {"type": "lay_off", "meld": meld_no, "cards": list(cards)}
-
-
-def discard(card: str) -> dict[str, Any]:
-    return {"type": "discard", "card": card}
 
 
 def cards_of(st: State, meld_no: int) -> list[str]:

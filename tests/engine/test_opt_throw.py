@@ -12,23 +12,16 @@ from app.engine.deal import Deal
 from app.engine.game import new_match, start_hand
 from app.engine.games import match_rules
 from app.engine.state import State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import DRAW_STOCK, act, discard, rejected, stacked
 
 THROW = {"throw_down": True}
 SEAT0 = ["KC", "KD", "QC", "QD", "JC", "JD", "9H", "8H", "7S", "6S"]
 SEAT1 = ["AC", "2C", "3C", "4D", "5D", "6D", "TH", "TS", "2H", "3S"]
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-
-
 def take(card: str | None = None) -> dict[str, Any]:
     action: dict[str, Any] = {"type": "draw", "source": "discard"}
     if card is not None:
         action["card"] = card
     return action
-
-
-def discard(card: str) -> dict[str, Any]:
-    return {"type": "discard", "card": card}
 
 
 def area_of_three(options: dict[str, Any]) -> State:

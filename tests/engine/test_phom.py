@@ -19,14 +19,7 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
-
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
+from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, discard, lay_off, rejected, stacked
 
 
 def show(*listings: str) -> dict[str, Any]:
@@ -35,10 +28,6 @@ def show(*listings: str) -> dict[str, Any]:
 
 def declare(*listings: str, discard: str | None = None) -> dict[str, Any]:
     return {"type": "declare", "melds": [m.split() for m in listings], "discard": discard}
-
-
-def lay_off(index: int, cards: str) -> dict[str, Any]:
-    return {"type": "lay_off", "meld": index, "cards": cards.split()}
 
 
 class Recorder:

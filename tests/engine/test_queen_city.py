@@ -14,13 +14,9 @@ from app.engine.game import start_hand
 from app.engine.games import match_rules
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
+from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, rejected, stacked
 
 GAME = "queen_city"
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
 def declare(*listings: str, out: str | None = None) -> dict[str, Any]:
     return {"type": "declare", "melds": [m.split() for m in listings], "discard": out}
 

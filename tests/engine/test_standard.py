@@ -14,27 +14,17 @@ from app.engine.game import new_match, next_dealer, start_hand
 from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.state import Phase, State
-from tests.engine.helpers import act, rejected, stacked
-
-DRAW_STOCK = {"type": "draw", "source": "stock"}
-DRAW_DISCARD = {"type": "draw", "source": "discard"}
-
-
-def discard(card: str) -> dict[str, str]:
-    return {"type": "discard", "card": card}
-
-
-def melds(*listings: str) -> dict[str, Any]:
-    return {"type": "meld", "melds": [m.split() for m in listings]}
-
-
-def lay_off(index: int, cards: str) -> dict[str, Any]:
-    return {"type": "lay_off", "meld": index, "cards": cards.split()}
-
-
-def shown(st: State, index: int) -> str:
-    return " ".join(str(p) for p in st.melds[index].cards)
-
+from tests.engine.helpers import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    act,
+    discard,
+    lay_off,
+    melds,
+    rejected,
+    shown,
+    stacked,
+)
 
 # Two players: the winner holds 2C..6C, 7D 8D 9D, TS JS and draws QS to meld everything.
 WINNER = ["2C", "3C", "4C", "5C", "6C", "7D", "8D", "9D", "TS", "JS"]
