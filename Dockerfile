@@ -6,9 +6,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /srv/rummy
+# The locked runtime dependencies (and build backend) first: this layer changes only with the lock.
+COPY requirements/runtime.txt ./requirements/
+RUN pip install --require-hashes -r requirements/runtime.txt
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip install .
+RUN pip install --no-deps --no-build-isolation .
 # The app serves static/ and applies migrations/ from this source tree, so it runs from here.
 COPY alembic.ini ./
 COPY migrations ./migrations

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import orjson
+import uvicorn
+
+if TYPE_CHECKING:
+    from app.settings import Settings
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,10 +34,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _database_url() -> str:
-    from app.settings import get_settings
+def _fail(message: str, status: int) -> NoReturn:
+    """End the command with one line on standard error (never a traceback)."""
+    print(f"rummy: {message}", file=sys.stderr)
+    raise SystemExit(status)
 
-    return get_settings().database_url
+
+def _settings() -> Settings:
+    """The validated settings, or exit 2 with one line naming each bad variable."""
+    from pydantic import ValidationError
+
+    from app.settings import get_settings, problem
+
+    try:
+        return get_settings()
+    except ValidationError as exc:
+        _fail(f"bad setting: {problem(exc)}", 2)
 
 
 def _redact(url: str) -> str:
@@ -41,12 +58,23 @@ def _redact(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def migrate() -> int:
-    """Apply pending migrations; print the database's revision."""
+def _upgrade(url: str) -> str | None:
+    """Apply pending migrations, or exit 1 with one line when the database cannot be opened."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from app.db.migrate import upgrade
 
-    url = _database_url()
-    revision = upgrade(url)
+    try:
+        return upgrade(url)
+    except (OSError, SQLAlchemyError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        _fail(f"cannot open the database {_redact(url)} (RUMMY_DATABASE_URL): {reason}", 1)
+
+
+def migrate() -> int:
+    """Apply pending migrations; print the database's revision."""
+    url = _settings().database_url
+    revision = _upgrade(url)
     print(f"migrate: {_redact(url)} is at revision {revision}")
     return 0
 
@@ -55,13 +83,12 @@ def create_admin(username: str, password: str) -> int:
     """Create an admin account, or make an existing player an admin (after migrating)."""
     import asyncio
 
-    from app.db.migrate import upgrade
     from app.db.session import make_engine, make_sessionmaker
     from app.services.accounts import AccountError
     from app.services.accounts import create_admin as make_admin
 
-    url = _database_url()
-    upgrade(url)
+    url = _settings().database_url
+    _upgrade(url)
 
     async def run() -> str:
         engine = make_engine(url)
@@ -84,11 +111,35 @@ def serve(host: str, port: int) -> int:
     """Apply pending migrations, then serve the app until interrupted."""
     import uvicorn
 
-    from app.db.migrate import upgrade
+    from app.api.messages import MAX_MESSAGE_BYTES
 
-    upgrade(_database_url())
-    uvicorn.run("app.main:create_app", factory=True, host=host, port=port)
+    settings = _settings()
+    _upgrade(settings.database_url)
+    config = uvicorn.Config(
+        "app.main:create_app", factory=True, host=host, port=port,
+        # A websocket message over the limit is closed with 1009 as soon as its header says
+        # so, before its payload is read.
+        ws_max_size=MAX_MESSAGE_BYTES,
+        # X-Forwarded-For is believed only from the configured proxies.
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=settings.trusted_proxies or None,
+        server_header=False)
+    _AnnouncingServer(config).run()
     return 0
+
+
+class _AnnouncingServer(uvicorn.Server):
+    """Says which address to open once the socket is listening."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.servers:
+            host, port = self.servers[0].sockets[0].getsockname()[:2]
+            if host in ("0.0.0.0", "::"):  # noqa: S104 - every interface: this machine is one
+                host = "localhost"
+            shown = f"[{host}]" if ":" in host else host
+            print(f"Rummy Hall is serving: open http://{shown}:{port}/ (Ctrl+C stops it)",
+                  flush=True)
 
 
 def _read_log(path: str) -> Any:

@@ -1,18 +1,27 @@
 """Settings from the environment (prefix `RUMMY_`), validated at start-up.
 
 Every field's type carries its bounds, so a bad value is refused before the server serves
-anything; `app.cli` turns the refusal into one line naming the variable (docs/security.md lists
-every setting and limit).
+anything; `problem` turns the refusal into one line naming the variable, what is wrong and a
+good value (the field's first `examples` entry, else its default), which `app.cli` prints
+before exiting with status 2. docs/security.md lists every setting and limit.
 """
 
 from __future__ import annotations
 
-import math
+import json
 from functools import lru_cache
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET_KEY = "dev-insecure-secret"  # noqa: S105 - refused outside development below
 MIN_SECRET_KEY = 32
@@ -20,12 +29,9 @@ MAX_CHIPS = 1_000_000_000
 MAX_SECONDS = 86_400.0
 DATABASE_FORMS = "sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER:PASSWORD@HOST:PORT/DB"
 REDIS_FORMS = "redis://HOST:PORT/DB, rediss://HOST:PORT/DB or unix:///PATH"
-
-
-def _finite(value: float) -> float:
-    if not math.isfinite(value):
-        raise ValueError("must be a finite number of seconds")
-    return value
+LIST_FORMS = 'JSON (["a", "b"]) or comma-separated text (a,b)'
+# A shell command that makes a good key, shown as the example (not a key itself).
+SECRET_KEY_EXAMPLE = "$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"  # noqa: S105
 
 
 def _text_list(value: Any) -> Any:
@@ -33,11 +39,12 @@ def _text_list(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     text = value.strip()
-    if text.startswith("["):
-        import json
-
+    if not text.startswith("["):
+        return [item.strip() for item in text.split(",") if item.strip()]
+    try:
         return json.loads(text)
-    return [item.strip() for item in text.split(",") if item.strip()]
+    except ValueError:
+        raise ValueError(f"is not a JSON list; use {LIST_FORMS}") from None
 
 
 def _database_url(value: str) -> str:
@@ -45,11 +52,15 @@ def _database_url(value: str) -> str:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        backend = make_url(value).get_backend_name()
+        url = make_url(value)
     except ArgumentError:
         raise ValueError(f"is not a database URL; use {DATABASE_FORMS}") from None
+    backend = url.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
-        raise ValueError(f"{backend} is not supported; use {DATABASE_FORMS}")
+        raise ValueError(f"names {backend}, which is not supported; use {DATABASE_FORMS}")
+    folder = Path(url.database or ".").parent
+    if backend == "sqlite" and url.database != ":memory:" and not folder.is_dir():
+        raise ValueError(f"names a SQLite file in {folder}, a folder that does not exist")
     return value
 
 
@@ -64,14 +75,46 @@ def _redis_url(value: str | None) -> str | None:
     try:
         parts.port  # noqa: B018 - raises on a port that is not a number
     except ValueError:
-        raise ValueError(f"has a bad port; use {REDIS_FORMS}") from None
+        raise ValueError(f"has a port that is not a number; use {REDIS_FORMS}") from None
+    database = parts.path.strip("/")
+    if parts.scheme != "unix" and database and not database.isdigit():
+        raise ValueError(f"has a database that is not a number; use {REDIS_FORMS}")
     return value
 
 
-Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS), AfterValidator(_finite)]
-Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS, strict=False)]
+def _origin(value: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if value != "*" and (parts.scheme not in ("http", "https") or not parts.netloc
+                         or parts.path or parts.query or parts.fragment):
+        raise ValueError(f"{value!r} is not an origin; use SCHEME://HOST[:PORT], no path")
+    return value
+
+
+def _proxy(value: str) -> str:
+    import ipaddress
+
+    if value != "*":
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ValueError(f"{value!r} is not an IP address or network") from None
+    return value
+
+
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False)]
+PositiveSeconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
+Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
 Count = Annotated[int, Field(ge=1, le=100_000)]
-TextList = Annotated[list[str], NoDecode, BeforeValidator(_text_list)]
+# Lists read from JSON or comma-separated text.
+TextList = Annotated[list[str], BeforeValidator(_text_list)]
+Origins = Annotated[list[Annotated[str, AfterValidator(_origin)]], BeforeValidator(_text_list)]
+Proxies = Annotated[list[Annotated[str, AfterValidator(_proxy)]], BeforeValidator(_text_list)]
+DatabaseUrl = Annotated[str, AfterValidator(_database_url),
+                        Field(examples=["postgresql+asyncpg://rummy:PASSWORD@db:5432/rummy"])]
+RedisUrl = Annotated[str | None, AfterValidator(_redis_url),
+                     Field(examples=["redis://127.0.0.1:6379/0"])]
 
 
 class Settings(BaseSettings):
@@ -79,16 +122,18 @@ class Settings(BaseSettings):
     shorter than 32 characters) and stacked decks outside development, unsupported database and
     Redis URLs, negative or unbounded amounts and durations."""
 
-    model_config = SettingsConfigDict(env_prefix="RUMMY_", extra="ignore")
+    # No JSON decoding by the source: lists parse in `_text_list`, so every bad value is a
+    # validation error that names its field.
+    model_config = SettingsConfigDict(env_prefix="RUMMY_", extra="ignore", enable_decoding=False)
 
     environment: Literal["development", "production"] = "development"
-    database_url: Annotated[str, AfterValidator(_database_url)] = "sqlite+aiosqlite:///rummy.db"
-    redis_url: Annotated[str | None, AfterValidator(_redis_url)] = None
-    secret_key: str = DEV_SECRET_KEY
-    allowed_origins: TextList = []
+    database_url: DatabaseUrl = "sqlite+aiosqlite:///rummy.db"
+    redis_url: RedisUrl = None
+    secret_key: Annotated[str, Field(examples=[SECRET_KEY_EXAMPLE])] = DEV_SECRET_KEY
+    allowed_origins: Annotated[Origins, Field(examples=[["https://rummy.example.com"]])] = []
     # Addresses of reverse proxies whose X-Forwarded-For is believed (uvicorn's
     # forwarded_allow_ips); empty: the socket's peer is the client's address.
-    trusted_proxies: TextList = []
+    trusted_proxies: Annotated[Proxies, Field(examples=[["127.0.0.1", "10.0.0.0/8"]])] = []
     api_docs: bool = False  # /docs and /openapi.json outside development
     dev_stacked_decks: bool = False
     starting_chips: Chips = 1000
@@ -102,7 +147,7 @@ class Settings(BaseSettings):
     max_sockets_per_player: Annotated[int, Field(ge=1, le=100)] = 5
     login_attempts_per_username: Count = 10
     login_attempts_per_address: Count = 30
-    login_window_seconds: Annotated[float, Field(gt=0, le=MAX_SECONDS)] = 900.0
+    login_window_seconds: PositiveSeconds = 900.0
     registrations_per_address_per_hour: Count = 10
     guests_per_address_per_hour: Count = 20
 
@@ -110,18 +155,52 @@ class Settings(BaseSettings):
     def is_development(self) -> bool:
         return self.environment == "development"
 
-    @model_validator(mode="after")
-    def _refuse_unsafe_production(self) -> Settings:
-        if self.is_development:
-            return self
-        if self.secret_key == DEV_SECRET_KEY or len(self.secret_key) < MIN_SECRET_KEY:
-            raise ValueError(f"RUMMY_SECRET_KEY must be a random string of at least "
-                             f"{MIN_SECRET_KEY} characters when RUMMY_ENVIRONMENT is "
-                             f"{self.environment}")
-        if self.dev_stacked_decks:
-            raise ValueError("RUMMY_DEV_STACKED_DECKS=1 is refused when RUMMY_ENVIRONMENT is "
-                             f"{self.environment}: stacked decks are for development only")
-        return self
+    # Field validators rather than a model validator, so that each refusal names its variable;
+    # `environment` is declared first, so it is in `info.data` when it was valid.
+    @field_validator("secret_key")
+    @classmethod
+    def _strong_key_outside_development(cls, value: str, info: ValidationInfo) -> str:
+        environment = info.data.get("environment", "development")
+        if environment != "development" and (value == DEV_SECRET_KEY
+                                             or len(value) < MIN_SECRET_KEY):
+            raise ValueError(f"must be a random string of at least {MIN_SECRET_KEY} characters "
+                             f"(not the development key) when RUMMY_ENVIRONMENT={environment}")
+        return value
+
+    @field_validator("dev_stacked_decks")
+    @classmethod
+    def _stacked_decks_in_development_only(cls, value: bool, info: ValidationInfo) -> bool:
+        environment = info.data.get("environment", "development")
+        if value and environment != "development":
+            raise ValueError(f"is refused when RUMMY_ENVIRONMENT={environment}: stacked decks "
+                             "are for development only")
+        return value
+
+
+def example(name: str) -> str:
+    """A good value of the field `name`, written as its environment variable's text."""
+    field = Settings.model_fields[name]
+    value = field.examples[0] if field.examples else field.default
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, list):
+        return ",".join(value)
+    return str(value)
+
+
+def problem(exc: ValidationError) -> str:
+    """One line naming each refused variable, what is wrong and a good value. The values are
+    not repeated: some hold passwords."""
+    prefix = Settings.model_config.get("env_prefix", "")
+    said: dict[str, str] = {}
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error["loc"] else ""
+        if name in Settings.model_fields and name not in said:
+            variable = f"{prefix}{name}".upper()
+            what = error["msg"].removeprefix("Value error, ")
+            said[name] = f"{variable}: {what[:1].lower()}{what[1:]} " \
+                         f"(for example {variable}={example(name)})"
+    return "; ".join(said.values()) or str(exc).replace("\n", " ")
 
 
 @lru_cache
