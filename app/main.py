@@ -9,10 +9,9 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import admin, auth, games, health, me, rooms, ws
+from app.api import admin, auth, edge, games, health, me, rooms, ws
 from app.db.session import make_engine, make_sessionmaker
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import RoomError, RoomTiming
@@ -51,21 +50,25 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 def _refusal(request: Request, exc: Exception) -> JSONResponse:
     code = getattr(exc, "code", "error")
     message = getattr(exc, "message", str(exc))
-    return JSONResponse({"detail": {"code": code, "message": message}},
-                        status_code=_STATUS.get(code, 400))
+    return JSONResponse(edge.refusal(code, message), status_code=_STATUS.get(code, 400))
 
 
 def create_app() -> FastAPI:
-    """Build the app: API routers first, then the browser client at `/`."""
+    """Build the app: API routers first, then the browser client at `/`, behind the web edge.
+    The API's documentation pages are served in development or with RUMMY_API_DOCS=1."""
     settings = get_settings()  # fail at start-up, not on the first request
-    app = FastAPI(title="Rummy Hall", version=__version__, lifespan=_lifespan)
+    docs = settings.is_development or settings.api_docs
+    app = FastAPI(title="Rummy Hall", version=__version__, lifespan=_lifespan,
+                  docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
+                  openapi_url="/openapi.json" if docs else None)
     app.state.settings = settings
     if settings.allowed_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.allowed_origins,
                            allow_methods=["*"], allow_headers=["*"])
+    edge.protect(app)
     app.add_exception_handler(RoomError, _refusal)
     app.add_exception_handler(ServiceError, _refusal)
     for module in (health, games, auth, me, rooms, admin, ws):
         app.include_router(module.router)
-    app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="static")
+    app.mount("/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static")
     return app

@@ -1,0 +1,145 @@
+"""The web edge: what every HTTP answer passes through (docs/security.md).
+
+- `BodyLimit`: request bodies over 64 KiB are refused with 413 before they are read whole.
+- `SecurityHeaders`: a strict Content-Security-Policy and friends on every answer.
+- `ClientFiles`: the browser client, revalidated on every use (ETag, 304).
+- `protect`: wires these, and gzip, into an app in the right order.
+
+All are pure ASGI and pass websockets through untouched; the websocket message limit is
+uvicorn's (`ws_max_size`, set by `app.cli serve`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY_BYTES = 65_536
+DOCS_PATHS = ("/docs", "/redoc")
+
+# The client is ES modules and a stylesheet from this origin; it talks to this origin's API and
+# websocket (CSP3: 'self' covers ws:/wss: of the same host). No inline script or style at all.
+CLIENT_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                 "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+                 "frame-ancestors 'none'")
+# FastAPI's /docs and /redoc pages (off unless enabled) load their scripts from a CDN and start
+# them with an inline script.
+DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+               "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: "
+               "https://fastapi.tiangolo.com; worker-src blob:; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+HSTS = "max-age=31536000"
+
+
+def refusal(code: str, message: str) -> dict[str, Any]:
+    """The body of an error answer (docs/server.md)."""
+    return {"detail": {"code": code, "message": message}}
+
+
+def _body_too_large() -> dict[str, Any]:
+    return refusal("body_too_large", f"request bodies are limited to {MAX_BODY_BYTES} bytes")
+
+
+class BodyLimit:
+    """Refuses request bodies over `MAX_BODY_BYTES` with 413: at once, without routing, when
+    Content-Length says so; else as soon as the streamed chunks add up to more.
+
+    (FastAPI's own `max_body_size` answers in plain text when the route does not read the
+    body, and routes the request first.)
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
+            await JSONResponse(_body_too_large(), status_code=413)(scope, receive, send)
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > MAX_BODY_BYTES:
+                # An HTTPException, so that FastAPI's handler answers it as JSON.
+                raise HTTPException(413, detail=_body_too_large()["detail"])
+            return message
+
+        await self.app(scope, counted, send)
+
+
+class SecurityHeaders:
+    """Adds the security headers (and HSTS over https) to every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        added = headers_for(scope["path"], scope["scheme"])
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in added.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def headers_for(path: str, scheme: str) -> dict[str, str]:
+    """The security headers of an answer to `path` over `scheme`."""
+    policy = DOCS_POLICY if path in DOCS_PATHS else CLIENT_POLICY
+    headers = {"Content-Security-Policy": policy, **SECURITY_HEADERS}
+    if scheme == "https":
+        headers["Strict-Transport-Security"] = HSTS
+    return headers
+
+
+class ClientFiles(StaticFiles):
+    """The browser client with `Cache-Control: no-cache`: the ES modules import each other by
+    unhashed names, so every use revalidates (ETag / Last-Modified, a 304 when unchanged) and a
+    deploy is picked up at once."""
+
+    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result,
+                      scope: Scope, status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def _server_error(request: Request, exc: Exception) -> JSONResponse:
+    """A 500 in the error format, with the security headers: Starlette answers it outside every
+    middleware."""
+    return JSONResponse(refusal("internal_error", "the server failed; try again"),
+                        status_code=500,
+                        headers=headers_for(request.url.path, request.url.scheme))
+
+
+def protect(app: FastAPI) -> None:
+    """Wire the edge into `app`. The last middleware added runs first: the security headers wrap
+    everything, so the 413s and compressed answers carry them too."""
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(Exception, _server_error)
