@@ -52,7 +52,23 @@ def _body_too_large() -> dict[str, Any]:
     return refusal("body_too_large", f"request bodies are limited to {MAX_BODY_BYTES} bytes")
 
 
-class BodyLimit:
+class _HttpMiddleware:
+    """Pure ASGI: websockets and lifespan pass through untouched, HTTP goes to `handle`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self.handle(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class BodyLimit(_HttpMiddleware):
     """Refuses request bodies over `MAX_BODY_BYTES` with 413: at once, without routing, when
     Content-Length says so; else as soon as the streamed chunks add up to more.
 
@@ -60,13 +76,7 @@ class BodyLimit:
     body, and routes the request first.)
     """
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = Headers(scope=scope).get("content-length", "0")
         if not length.isdigit() or int(length) > MAX_BODY_BYTES:
             await JSONResponse(_body_too_large(), status_code=413)(scope, receive, send)
@@ -85,16 +95,10 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
-class SecurityHeaders:
+class SecurityHeaders(_HttpMiddleware):
     """Adds the security headers (and HSTS over https) to every HTTP answer."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         added = headers_for(scope["path"], scope["scheme"])
 
         async def send_with_headers(message: Message) -> None:

@@ -67,7 +67,8 @@ def browser() -> Iterator[Any]:
 def new_page(browser: Any, server: dict[str, Any]) -> Iterator[Any]:
     """Make pages in fresh browser contexts (each its own localStorage, i.e. its own player).
 
-    Any uncaught page error or "missing translation" warning fails the test."""
+    Any uncaught page error, "missing translation" warning or Content-Security-Policy violation
+    (the server's CSP allows no inline script: docs/security.md) fails the test."""
     contexts: list[Any] = []
     problems: list[str] = []
 
@@ -79,13 +80,17 @@ def new_page(browser: Any, server: dict[str, Any]) -> Iterator[Any]:
         page = ctx.new_page()
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on("console", lambda m: problems.append(m.text)
-                if "missing translation" in m.text else None)
+                if _is_problem(m.text) else None)
         return page
 
     yield make
     for ctx in contexts:
         ctx.close()
     assert not problems, problems
+
+
+def _is_problem(console_text: str) -> bool:
+    return "missing translation" in console_text or "Content Security Policy" in console_text
 
 
 def screenshot(page: Any, name: str, full_page: bool = False) -> None:
