@@ -170,3 +170,11 @@ def test_lists_take_json_or_commas(monkeypatch: pytest.MonkeyPatch, text: str) -
 
     assert settings.allowed_origins == ["https://a.example", "http://b.example:8000"]
     assert settings.trusted_proxies == ["10.0.0.0/8", "::1"]
+
+
+def test_every_setting_is_in_docs_security() -> None:
+    text = (REPO_ROOT / "docs" / "security.md").read_text()
+    prefix = Settings.model_config.get("env_prefix", "")
+    missing = [name for name in Settings.model_fields if f"`{prefix}{name}`".upper() not in
+               text.upper()]
+    assert not missing, f"docs/security.md does not list {missing}"
