@@ -1,10 +1,10 @@
 """Open websockets: one `SocketConnection` per authenticated socket, and this process's
 `SocketIndex` of them by player (the cap on sockets per account) and by token (logout).
 
-Close codes the server uses (docs/security.md): 4401 authentication failed or logged out,
-4403 origin refused (before the handshake completes: an HTTP 403), 4404 no such room, 4408
-authentication timed out, 4429 too many sockets for the account, 1013 storage unavailable.
-Each is preceded by an `error` message naming the reason when the socket is open.
+Close codes the server uses (docs/security.md): 4401 authentication failed or logged out, 4404
+no such room, 4408 authentication timed out, 4429 too many sockets for the account, 1013
+storage unavailable; each after an `error` message naming the reason. A foreign origin is
+refused before the handshake completes (an HTTP 403), so no code reaches the client.
 """
 
 from __future__ import annotations
