@@ -105,6 +105,12 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     page.locator("[data-testid=player-list] tr", has_text="Hostess").click()
     expect(page.locator("[data-testid=ledger]")).to_contain_text("Hostess")
 
+    # The match goes on after its first hand: the admin's views of it were recorded.
+    page.click("[data-testid=tab-views]")
+    views = page.locator(f"[data-testid=view-list] tr:has-text('{match_id}')")
+    expect(views).to_have_count(2)  # the match log and the replay
+    expect(views.first).to_contain_text("/states")
+
 
 # The bot holds nothing useful and just draws and discards. The host opens with AS-KS-QS-JS (45)
 # and KC-KD-JK (30): a joker in a three-card set must be designated (KALUKI-4), so the server
