@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.db.models import Player
 from app.services import accounts
-from app.services.throttle import Limit, Ticket, TooManyAttempts
+from app.services.throttle import Limit, Throttle, Ticket, TooManyAttempts
 
 from .deps import BearerToken, CurrentPlayer, SessionDep
 from .sockets import SocketIndex
@@ -42,8 +42,9 @@ def _address(request: Request) -> str:
 
 async def _take(request: Request, *checks: tuple[Limit, str]) -> list[Ticket]:
     """Count one attempt under each limit, or refuse with 429 and Retry-After."""
+    throttle: Throttle = request.app.state.throttle
     try:
-        return await request.app.state.throttle.take(*checks)  # type: ignore[no-any-return]
+        return await throttle.take(*checks)
     except TooManyAttempts as exc:
         raise HTTPException(429, detail={"code": exc.code, "message": exc.message},
                             headers={"Retry-After": str(exc.retry_after)}) from None

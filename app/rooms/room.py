@@ -118,8 +118,9 @@ class Room:
             return True
         if self.seat_of(player_id) is not None:
             return True
-        return invite is not None and secrets.compare_digest(invite.encode(),
-                                                             self.record.invite_code.encode())
+        code = self.record.invite_code
+        return bool(invite and code) and secrets.compare_digest(str(invite).encode(),
+                                                                code.encode())
 
     async def join(self, player_id: str, name: str) -> int:
         async with self.lock:
