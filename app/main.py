@@ -12,12 +12,15 @@ from fastapi.responses import JSONResponse
 
 from app import __version__
 from app.api import admin, auth, edge, games, health, me, rooms, ws
+from app.api.outage import add_outage_handlers
+from app.api.sockets import SocketIndex
 from app.db.session import make_engine, make_sessionmaker
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import RoomError, RoomTiming
 from app.services import ledger
 from app.services.errors import ServiceError
 from app.services.store import SqlMatchStore
+from app.services.throttle import Limits, make_throttle
 from app.settings import Settings, get_settings
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -39,11 +42,15 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                         next_hand=settings.next_hand_seconds)
     app.state.sessions = sessions
     app.state.registry = RoomRegistry(SqlMatchStore(sessions), timing)
+    app.state.throttle = make_throttle(settings)
+    app.state.limits = Limits.from_settings(settings)
+    app.state.sockets = SocketIndex(settings.max_sockets_per_player)
     await app.state.registry.restore()
     try:
         yield
     finally:
         await app.state.registry.close()
+        await app.state.throttle.close()
         await engine.dispose()
 
 
@@ -68,6 +75,7 @@ def create_app() -> FastAPI:
     edge.protect(app)
     app.add_exception_handler(RoomError, _refusal)
     app.add_exception_handler(ServiceError, _refusal)
+    add_outage_handlers(app)
     for module in (health, games, auth, me, rooms, admin, ws):
         app.include_router(module.router)
     app.mount("/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static")

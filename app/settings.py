@@ -150,6 +150,9 @@ class Settings(BaseSettings):
     login_window_seconds: PositiveSeconds = 900.0
     registrations_per_address_per_hour: Count = 10
     guests_per_address_per_hour: Count = 20
+    # Prefix of this deployment's Redis keys, so that deployments (or tests) sharing one Redis
+    # keep their throttles apart.
+    redis_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = "rummy"
 
     @property
     def is_development(self) -> bool:

@@ -1,6 +1,7 @@
 // HTTP calls and the room websocket (PROTOCOL.md §5, docs/server.md).
 const TOKEN_KEY = 'rummy.token';
 const PLAYER_KEY = 'rummy.player';
+const INVITE_KEY = 'rummy.invite.'; // + room id: the invite code a private room was opened with
 
 export const session = {
   get token() {
@@ -20,6 +21,11 @@ export const session = {
   clear() {
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(PLAYER_KEY);
+  },
+  /** Remember (or read) the invite code of a private room, to watch it without a seat. */
+  invite(roomId, code) {
+    if (code !== undefined) sessionStorage.setItem(INVITE_KEY + roomId, code);
+    return sessionStorage.getItem(INVITE_KEY + roomId);
   },
 };
 
@@ -55,6 +61,16 @@ export async function api(path, { method = 'GET', body, token = session.token } 
   return data;
 }
 
+/** Revoke the token on the server (its sockets close at once). A failure is ignored: the
+ * caller forgets the token all the same. */
+export async function revokeToken(token) {
+  try {
+    if (token) await api('/api/auth/logout', { method: 'POST', token });
+  } catch {
+    // Already expired, or the server is unreachable.
+  }
+}
+
 let idCounter = 0;
 const newId = () => `${Date.now().toString(36)}-${++idCounter}`;
 
@@ -65,9 +81,10 @@ const newId = () => `${Date.now().toString(36)}-${++idCounter}`;
  * handlers: onMessage(msg), onStatus(status: connecting | open | reconnecting | failed).
  */
 export class RoomSocket {
-  constructor(roomId, token, handlers) {
+  constructor(roomId, token, handlers, invite = null) {
     this.roomId = roomId;
     this.token = token;
+    this.invite = invite;
     this.handlers = handlers;
     this.pending = new Map();
     this.closed = false;
@@ -82,7 +99,9 @@ export class RoomSocket {
     const ws = new WebSocket(`${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`);
     this.ws = ws;
     this.status(this.attempt ? 'reconnecting' : 'connecting');
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', token: this.token }));
+    const auth = { type: 'auth', token: this.token };
+    if (this.invite) auth.invite = this.invite;
+    ws.onopen = () => ws.send(JSON.stringify(auth));
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));
     ws.onclose = (e) => this.dropped(e.code);
   }
@@ -107,8 +126,9 @@ export class RoomSocket {
     }
     this.pending.clear();
     if (this.closed) return;
-    if (code === 4401 || code === 4404) {
-      this.status(code === 4401 ? 'auth_failed' : 'no_room');
+    const final = { 4401: 'auth_failed', 4404: 'no_room', 4429: 'too_many_sockets' }[code];
+    if (final) { // reconnecting would not help (4429: it would close another of our sockets)
+      this.status(final);
       return;
     }
     this.status('reconnecting');

@@ -1,7 +1,7 @@
 // The player client: a hash router (#/ lobby, #/host, #/room/{id}, #/join/{invite}).
 import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, toast, errorText } from './ui.js';
 import { t, setLang, preferredLang } from './i18n.js';
-import { api, session } from './api.js';
+import { api, session, revokeToken } from './api.js';
 import { Entry, Lobby } from './lobby.js';
 import { HostForm } from './host.js';
 import { RoomView } from './table.js';
@@ -28,14 +28,20 @@ function useRoute() {
   return route;
 }
 
-/** #/join/CODE: look the invite up, take a seat, go to the room. */
+/** #/join/CODE: look the invite up, take a seat (or, once the game has started or the seats
+ * are taken, watch), go to the room. The code is kept for the room's socket. */
 function JoinInvite({ code }) {
   const [error, setError] = useState(null);
   useEffect(() => {
     (async () => {
       try {
         const room = await api(`/api/invites/${encodeURIComponent(code)}`);
-        await api(`/api/rooms/${room.id}/join`, { method: 'POST', body: { invite: code } });
+        session.invite(room.id, code);
+        try {
+          await api(`/api/rooms/${room.id}/join`, { method: 'POST', body: { invite: code } });
+        } catch (e) {
+          if (e.code !== 'room_started' && e.code !== 'room_full') throw e;
+        }
         go(`#/room/${room.id}`);
       } catch (e) {
         setError(e);
@@ -50,6 +56,21 @@ function JoinInvite({ code }) {
   </section>`;
 }
 
+/** A guest account has no password: once logged out it is gone, so ask first. */
+function GuestLogout({ onConfirm, onCancel }) {
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="logout-h">
+    <div class="panel narrow" data-testid="guest-logout">
+      <h2 id="logout-h">${t('auth.logout_guest_title')}</h2>
+      <p>${t('auth.logout_guest_warning')}</p>
+      <div class="row end">
+        <button type="button" class="btn ghost" onClick=${onCancel}>${t('auth.logout_cancel')}</button>
+        <button type="button" class="btn primary" data-testid="guest-logout-confirm" onClick=${onConfirm}>
+          ${t('auth.logout')}</button>
+      </div>
+    </div>
+  </div>`;
+}
+
 function Header({ me, onLogout }) {
   return html`<header class="topbar">
     <a class="brand" href="#/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('app.title')}</a>
@@ -60,7 +81,7 @@ function Header({ me, onLogout }) {
       ${me && html`<span class="who" data-testid="me-name">${me.name}</span>
         <span class="chips" data-testid="balance" title=${t('me.balance')}>
           <span aria-hidden="true">\u25CF</span> ${t('me.chips', { n: me.balance })}</span>
-        <button type="button" class="btn small ghost" onClick=${onLogout}>${t('auth.logout')}</button>`}
+        <button type="button" class="btn small ghost" data-testid="logout" onClick=${onLogout}>${t('auth.logout')}</button>`}
       <${LangSwitcher} />
     </div>
   </header>`;
@@ -74,6 +95,7 @@ function App() {
   });
   const [me, setMe] = useState(null);
   const [checked, setChecked] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   const refreshMe = async () => {
     if (!session.token) {
@@ -97,11 +119,14 @@ function App() {
     if (me && route.name === 'lobby') refreshMe();
   }, [route.name]);
 
-  const logout = () => {
+  const logout = async () => {
+    setConfirming(false);
+    await revokeToken(session.token);
     session.clear();
     setMe(null);
     go('#/');
   };
+  const askLogout = () => (me && me.is_guest ? setConfirming(true) : logout());
 
   let body;
   if (!checked) body = html`<p class="loading">${t('app.loading')}</p>`;
@@ -112,8 +137,9 @@ function App() {
   else body = html`<${Lobby} me=${me} />`;
 
   return html`<div class=${'app route-' + route.name}>
-    <${Header} me=${me} onLogout=${logout} />
+    <${Header} me=${me} onLogout=${askLogout} />
     <main id="main" class="content">${body}</main>
+    ${confirming && html`<${GuestLogout} onConfirm=${logout} onCancel=${() => setConfirming(false)} />`}
     <${Toasts} />
   </div>`;
 }

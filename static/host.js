@@ -83,6 +83,7 @@ export function HostForm() {
   const [buyIn, setBuyIn] = useState(0);
   const [turnSeconds, setTurnSeconds] = useState(0);
   const [priv, setPriv] = useState(false);
+  const [spectatorChat, setSpectatorChat] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [stacked, setStacked] = useState(false); // the server takes stacked deals (development)
@@ -124,7 +125,7 @@ export function HostForm() {
     try {
       const body = { game: game.key, options: collectOptions(game.options_schema, values), seats: Number(seats),
                      stake: Number(stake) || 0, buy_in: Number(buyIn) || 0, turn_seconds: Number(turnSeconds) || 0,
-                     private: priv };
+                     private: priv, spectator_chat: spectatorChat };
       if (deals) body.deals = deals;
       const room = await api('/api/rooms', { method: 'POST', body });
       location.hash = `#/room/${room.id}`;
@@ -174,6 +175,12 @@ export function HostForm() {
           <input type="checkbox" id="private" name="private" checked=${priv} onChange=${(e) => setPriv(e.target.checked)} />
           <label for="private">${t('host.private')}</label>
           <p class="help">${t('host.private_help')}</p>
+        </div>
+        <div class="opt opt-bool">
+          <input type="checkbox" id="spectator_chat" name="spectator_chat" checked=${spectatorChat}
+                 onChange=${(e) => setSpectatorChat(e.target.checked)} />
+          <label for="spectator_chat">${t('host.spectator_chat')}</label>
+          <p class="help">${t('host.spectator_chat_help')}</p>
         </div>
         ${stacked && html`<div class="field dev-deals">
           <label for="deals">${t('host.deals')}</label>

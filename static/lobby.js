@@ -47,7 +47,10 @@ export function Entry({ onAuthed }) {
             <label class="field">${t('auth.password')}
               <input name="password" type="password" value=${password} required
                      autocomplete=${mode === 'register' ? 'new-password' : 'current-password'}
-                     onInput=${(e) => setPassword(e.target.value)} /></label>`}
+                     minlength=${mode === 'register' ? 10 : undefined}
+                     aria-describedby=${mode === 'register' ? 'password-help' : undefined}
+                     onInput=${(e) => setPassword(e.target.value)} />
+              ${mode === 'register' && html`<span class="help" id="password-help">${t('auth.password_help')}</span>`}</label>`}
       ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
       <button class="btn primary wide" type="submit" disabled=${busy} data-testid="auth-submit">
         ${t('auth.submit.' + mode)}</button>

@@ -40,7 +40,7 @@ export function RoomView({ id, me, refreshMe }) {
         }
       },
       onStatus: setStatus,
-    });
+    }, session.invite(id));
     sockRef.current = sock;
     window.__rummySocket = sock; // lets the browser tests drop the connection
     return () => sock.close();
@@ -53,8 +53,8 @@ export function RoomView({ id, me, refreshMe }) {
 
   const banner = status === 'reconnecting' || status === 'connecting' && msg
     ? html`<div class="banner warn" role="status" data-testid="reconnecting">${t('conn.reconnecting')}</div>`
-    : status === 'auth_failed' || status === 'no_room'
-      ? html`<div class="banner error" role="alert">${t('conn.' + status)}</div>`
+    : status === 'auth_failed' || status === 'no_room' || status === 'too_many_sockets'
+      ? html`<div class="banner error" role="alert" data-testid="conn-closed">${t('conn.' + status)}</div>`
       : null;
 
   if (!msg) return html`${banner}<p class="loading">${t('conn.connecting')}</p>`;
@@ -79,6 +79,7 @@ function WaitingRoom({ room, me, sock, chat }) {
   const [count, setCount] = useState(1);
   const [error, setError] = useState(null);
   const isHost = room.host_id === me.id;
+  const seated = room.players.some((p) => p && p.player_id === me.id);
   const free = room.seats - room.taken;
   const [invite, setInvite] = useState(null);
 
@@ -144,13 +145,15 @@ function WaitingRoom({ room, me, sock, chat }) {
       ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
       <button type="button" class="btn ghost small" onClick=${leave}>${t('room.leave')}</button>
     </div>
-    <${Chat} chat=${chat} sock=${sock} />
+    <${Chat} chat=${chat} sock=${sock} canWrite=${seated || !!room.spectator_chat} />
   </section>`;
 }
 
 /* ------------------------------------------------------------------ chat and log */
 
-function Chat({ chat, sock }) {
+/** The room's chat; `canWrite` false (a spectator where the host did not allow them to chat)
+ * shows the lines without the form. */
+function Chat({ chat, sock, canWrite = true }) {
   const [text, setText] = useState('');
   const listRef = useRef(null);
   useEffect(() => {
@@ -168,11 +171,13 @@ function Chat({ chat, sock }) {
       ${chat.length === 0 && html`<li class="muted">${t('chat.empty')}</li>`}
       ${chat.map((m) => html`<li key=${m.key}><strong>${m.name}:</strong> ${m.text}</li>`)}
     </ul>
-    <form class="row" onSubmit=${send}>
-      <input aria-label=${t('chat.placeholder')} placeholder=${t('chat.placeholder')} maxlength="500"
-             value=${text} onInput=${(e) => setText(e.target.value)} data-testid="chat-input" />
-      <button class="btn small" type="submit">${t('chat.send')}</button>
-    </form>
+    ${canWrite
+      ? html`<form class="row" onSubmit=${send}>
+          <input aria-label=${t('chat.placeholder')} placeholder=${t('chat.placeholder')} maxlength="500"
+                 value=${text} onInput=${(e) => setText(e.target.value)} data-testid="chat-input" />
+          <button class="btn small" type="submit">${t('chat.send')}</button>
+        </form>`
+      : html`<p class="muted" data-testid="chat-readonly">${t('chat.spectators_read')}</p>`}
   </section>`;
 }
 
@@ -688,7 +693,7 @@ function Table({ view, room, me, sock, chat, log }) {
     <aside class="side">
       <${Scoreboard} view=${view} room=${room} />
       <${EventLog} log=${log} room=${room} />
-      <${Chat} chat=${chat} sock=${sock} />
+      <${Chat} chat=${chat} sock=${sock} canWrite=${seat !== null || !!room.spectator_chat} />
     </aside>
     ${showResult && html`<${HandResult} view=${view} room=${room} onClose=${() => setDismissed(view.results.length)} />`}
     ${designation && html`<${Designation} pending=${designation} onCancel=${() => setDesignation(null)}

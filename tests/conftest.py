@@ -16,6 +16,11 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT = 20.0
+# Test servers make many accounts from 127.0.0.1; the throttle tests set their own limits.
+ROOMY_LIMITS = {
+    "RUMMY_GUESTS_PER_ADDRESS_PER_HOUR": "100000",
+    "RUMMY_REGISTRATIONS_PER_ADDRESS_PER_HOUR": "100000",
+}
 
 
 def free_port() -> int:
@@ -43,12 +48,14 @@ def _wait_until_healthy(process: subprocess.Popen[bytes], base_url: str, log: Pa
 def running_server(workdir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     """Run `python -m app serve` on a free port until the block ends; yields its base URL.
 
-    The database defaults to a fresh SQLite file in `workdir`; `env` adds or overrides variables.
+    The database defaults to a fresh SQLite file in `workdir`, the account limits to roomy
+    ones; `env` adds or overrides variables.
     """
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     full_env = {
         **os.environ,
+        **ROOMY_LIMITS,
         "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'x.db'}",
         **(env or {}),
     }

@@ -1,4 +1,9 @@
-"""``/api/admin``: match history, match logs and ledgers; every route needs an admin."""
+"""``/api/admin``: match history, match logs and ledgers; every route needs an admin.
+
+The routes that reveal a match's hidden state refuse an admin seated in it while it is in
+progress (403 ``seated_in_match``) and record every view of a match in progress
+(``GET /api/admin/views`` lists them): ``app.services.audit``.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,13 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Query
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import Player
 from app.engine.replay import InvalidMatchLog, replay_steps
-from app.services import matches
+from app.services import audit, matches
 
-from .deps import AdminPlayer, SessionDep
+from .deps import AdminPlayer, SessionDep, http_error
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
@@ -28,9 +35,18 @@ async def list_matches(
     return {"matches": found}
 
 
+async def _open(session: AsyncSession, admin: Player, match_id: str, route: str) -> None:
+    try:
+        await audit.open_hidden_state(session, admin.id, match_id, route)
+    except audit.SeatedInMatch as exc:
+        raise http_error(403, exc.code, exc.message) from None
+
+
 @router.get("/matches/{match_id}")
 async def match_log(match_id: str, admin: AdminPlayer, session: SessionDep) -> dict[str, Any]:
+    """The match log (the admin's export), with results, transfers and chat."""
     async with session.begin():
+        await _open(session, admin, match_id, "GET /api/admin/matches/{id}")
         return await matches.match_log(session, match_id)
 
 
@@ -38,6 +54,7 @@ async def match_log(match_id: str, admin: AdminPlayer, session: SessionDep) -> d
 async def match_states(match_id: str, admin: AdminPlayer, session: SessionDep) -> dict[str, Any]:
     """The engine's full state after the deal and after each action: the admin replay."""
     async with session.begin():
+        await _open(session, admin, match_id, "GET /api/admin/matches/{id}/states")
         log = await matches.match_log(session, match_id)
     try:
         return {"steps": replay_steps(log)}
@@ -57,3 +74,11 @@ async def player_ledger(player_id: str, admin: AdminPlayer,
                         session: SessionDep) -> dict[str, Any]:
     async with session.begin():
         return await matches.player_ledger(session, player_id)
+
+
+@router.get("/views")
+async def views(admin: AdminPlayer, session: SessionDep, limit: int = Query(50, ge=1, le=500),
+                offset: int = Query(0, ge=0)) -> dict[str, Any]:
+    """Admin views of matches in progress (who, which match, when, which route), newest first."""
+    async with session.begin():
+        return {"views": await audit.list_views(session, limit=limit, offset=offset)}

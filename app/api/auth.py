@@ -1,16 +1,22 @@
-"""``/api/auth``: play as a guest, register, log in (PROTOCOL.md §5)."""
+"""``/api/auth``: play as a guest, register, log in, log out (PROTOCOL.md §5).
+
+Throttled per client address (and login per username too), in Redis when it is configured:
+see docs/security.md. Refusals over a limit are 429 ``too_many_attempts`` with Retry-After.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from app.db.models import Player
 from app.services import accounts
+from app.services.throttle import Limit, Throttle, Ticket, TooManyAttempts
 
-from .deps import SessionDep
+from .deps import BearerToken, CurrentPlayer, SessionDep
+from .sockets import SocketIndex
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
@@ -29,8 +35,24 @@ def _answer(token: str, player: Player) -> dict[str, Any]:
                                        "role": player.role}}
 
 
+def _address(request: Request) -> str:
+    """The client's address (uvicorn takes it from X-Forwarded-For only for trusted proxies)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def _take(request: Request, *checks: tuple[Limit, str]) -> list[Ticket]:
+    """Count one attempt under each limit, or refuse with 429 and Retry-After."""
+    throttle: Throttle = request.app.state.throttle
+    try:
+        return await throttle.take(*checks)
+    except TooManyAttempts as exc:
+        raise HTTPException(429, detail={"code": exc.code, "message": exc.message},
+                            headers={"Retry-After": str(exc.retry_after)}) from None
+
+
 @router.post("/guest")
-async def guest(body: GuestIn, session: SessionDep) -> dict[str, Any]:
+async def guest(body: GuestIn, session: SessionDep, request: Request) -> dict[str, Any]:
+    await _take(request, (request.app.state.limits.guest, _address(request)))
     async with session.begin():
         player = await accounts.create_guest(session, body.name)
         token = await accounts.issue_token(session, player.id)
@@ -38,7 +60,8 @@ async def guest(body: GuestIn, session: SessionDep) -> dict[str, Any]:
 
 
 @router.post("/register")
-async def register(body: CredentialsIn, session: SessionDep) -> dict[str, Any]:
+async def register(body: CredentialsIn, session: SessionDep, request: Request) -> dict[str, Any]:
+    await _take(request, (request.app.state.limits.registration, _address(request)))
     async with session.begin():
         player = await accounts.register(session, body.username, body.password)
         token = await accounts.issue_token(session, player.id)
@@ -46,8 +69,24 @@ async def register(body: CredentialsIn, session: SessionDep) -> dict[str, Any]:
 
 
 @router.post("/login")
-async def login(body: CredentialsIn, session: SessionDep) -> dict[str, Any]:
+async def login(body: CredentialsIn, session: SessionDep, request: Request) -> dict[str, Any]:
+    """Each attempt counts until it succeeds: only failed logins use up the limits."""
+    limits = request.app.state.limits
+    tickets = await _take(request, (limits.login_username, body.username.lower()),
+                          (limits.login_address, _address(request)))
     async with session.begin():
         player = await accounts.login(session, body.username, body.password)
         token = await accounts.issue_token(session, player.id)
+    await request.app.state.throttle.give_back(tickets)
     return _answer(token, player)
+
+
+@router.post("/logout")
+async def logout(player: CurrentPlayer, token: BearerToken, session: SessionDep,
+                 request: Request) -> dict[str, Any]:
+    """Revoke the token at once: HTTP refuses it from now on, and its sockets are closed."""
+    async with session.begin():
+        await accounts.revoke_token(session, token)
+    sockets: SocketIndex = request.app.state.sockets
+    closed = await sockets.revoke_token(accounts.token_hash(token))
+    return {"logged_out": True, "sockets_closed": closed}

@@ -1,4 +1,5 @@
-"""Dependencies that load, authorize or 404: ``SessionDep``, ``CurrentPlayer``, ``AdminPlayer``."""
+"""Dependencies that load, authorize or 404: ``SessionDep``, ``BearerToken``, ``CurrentPlayer``,
+``AdminPlayer``."""
 
 from __future__ import annotations
 
@@ -36,12 +37,18 @@ def http_error(status: int, code: str, message: str) -> HTTPException:
     return HTTPException(status, detail={"code": code, "message": message})
 
 
-async def _current_player(
-        request: Request,
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Player:
+async def _bearer_token(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
     if credentials is None:
         raise http_error(401, "not_authenticated", "send Authorization: Bearer TOKEN")
-    player = await player_for_token(request.app, credentials.credentials)
+    return credentials.credentials
+
+
+BearerToken = Annotated[str, Depends(_bearer_token)]
+
+
+async def _current_player(request: Request, token: BearerToken) -> Player:
+    player = await player_for_token(request.app, token)
     if player is None:
         raise http_error(401, "auth_failed", "unknown or expired token")
     return player

@@ -14,6 +14,7 @@ import orjson
 MAX_MESSAGE_BYTES = 16_384
 MAX_CHAT = 500
 MAX_CLIENT_ID = 100
+MAX_INVITE = 64
 
 
 class BadMessage(Exception):
@@ -31,6 +32,7 @@ class BadMessage(Exception):
 @dataclass(frozen=True)
 class Auth:
     token: str
+    invite: str | None = None  # a private room's invite code, to watch it without a seat
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,7 @@ def parse(text: str | bytes) -> Inbound:
         raise BadMessage("bad_message", "a message is a JSON object with a type")
     kind = data.get("type")
     if kind == "auth":
-        token = data.get("token")
-        if not isinstance(token, str) or not token:
-            raise BadMessage("bad_message", "auth needs a token")
-        return Auth(token)
+        return _auth(data)
     if kind == "action":
         return _action(data)
     if kind == "chat":
@@ -80,6 +79,16 @@ def parse(text: str | bytes) -> Inbound:
     if kind == "ping":
         return Ping()
     raise BadMessage("unknown_type", f"unknown message type: {kind!r}")
+
+
+def _auth(data: dict[str, Any]) -> Auth:
+    token = data.get("token")
+    if not isinstance(token, str) or not token:
+        raise BadMessage("bad_message", "auth needs a token")
+    invite = data.get("invite")
+    if invite is not None and not (isinstance(invite, str) and 0 < len(invite) <= MAX_INVITE):
+        raise BadMessage("bad_message", f"an invite is a code of 1 to {MAX_INVITE} characters")
+    return Auth(token, invite)
 
 
 def _action(data: dict[str, Any]) -> ActionMessage:

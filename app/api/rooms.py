@@ -1,13 +1,18 @@
-"""``/api/rooms``: the lobby, creating rooms, seats, computer players, starting (PROTOCOL.md §5)."""
+"""``/api/rooms``: the lobby, creating rooms, seats, computer players, starting (PROTOCOL.md §5).
+
+A private room answers only its members (seated players and the host) and callers with its
+invite code; anyone else gets the 404 ``no_such_room`` of a room that does not exist.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from app.rooms.room import Room
+from app.rooms.registry import RoomRegistry
+from app.rooms.room import Room, RoomError
 
 from .deps import CurrentPlayer, RegistryDep, http_error
 
@@ -22,11 +27,12 @@ class RoomIn(BaseModel):
     buy_in: int = 0
     turn_seconds: int = 0
     private: bool = False
+    spectator_chat: bool = False
     deals: list[dict[str, Any]] | None = None
 
 
 class JoinIn(BaseModel):
-    invite: str | None = None
+    invite: str | None = Field(None, max_length=64)
 
 
 class BotsIn(BaseModel):
@@ -49,8 +55,17 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
                          "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
     room = await registry.create(player.id, player.name, body.game, body.options, body.seats,
                                  body.stake, body.buy_in, body.turn_seconds, body.private,
-                                 body.deals)
+                                 body.deals, body.spectator_chat)
     return _room_out(room, player.id)
+
+
+def _visible(registry: RoomRegistry, room_id: str, player_id: str,
+             invite: str | None = None) -> Room:
+    """The room if the player may see it (``Room.admits``), else ``no_such_room``."""
+    room = registry.get(room_id)
+    if not room.admits(player_id, invite):
+        raise RoomError("no_such_room", f"no room {room_id!r}")
+    return room
 
 
 @router.get("/rooms")
@@ -59,8 +74,10 @@ async def lobby(registry: RegistryDep) -> dict[str, Any]:
 
 
 @router.get("/rooms/{room_id}")
-async def room_info(room_id: str, player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
-    return _room_out(registry.get(room_id), player.id)
+async def room_info(room_id: str, player: CurrentPlayer, registry: RegistryDep,
+                    invite: Annotated[str | None, Query(max_length=64)] = None
+                    ) -> dict[str, Any]:
+    return _room_out(_visible(registry, room_id, player.id, invite), player.id)
 
 
 @router.get("/invites/{code}")
@@ -72,17 +89,14 @@ async def invite(code: str, player: CurrentPlayer, registry: RegistryDep) -> dic
 @router.post("/rooms/{room_id}/join")
 async def join(room_id: str, player: CurrentPlayer, registry: RegistryDep,
                body: JoinIn | None = None) -> dict[str, Any]:
-    room = registry.get(room_id)
-    invited = body is not None and body.invite == room.record.invite_code
-    if room.record.private and not invited and room.seat_of(player.id) is None:
-        raise http_error(403, "invite_required", "this room is private: use its invite link")
+    room = _visible(registry, room_id, player.id, body.invite if body is not None else None)
     seat = await room.join(player.id, player.name)
     return {"seat": seat, "room": _room_out(room, player.id)}
 
 
 @router.post("/rooms/{room_id}/leave")
 async def leave(room_id: str, player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
-    room = registry.get(room_id)
+    room = _visible(registry, room_id, player.id)
     await room.leave(player.id)
     return {"left": True}
 
@@ -90,13 +104,13 @@ async def leave(room_id: str, player: CurrentPlayer, registry: RegistryDep) -> d
 @router.post("/rooms/{room_id}/bots")
 async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
                    registry: RegistryDep) -> dict[str, Any]:
-    room = registry.get(room_id)
+    room = _visible(registry, room_id, player.id)
     seats = await room.add_bots(player.id, body.count)
     return {"seats": seats, "room": _room_out(room, player.id)}
 
 
 @router.post("/rooms/{room_id}/start")
 async def start(room_id: str, player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
-    room = registry.get(room_id)
+    room = _visible(registry, room_id, player.id)
     await room.start(player.id)
     return _room_out(room, player.id)

@@ -1,67 +1,76 @@
-"""``/ws/rooms/{id}``: a thin socket tier (PROTOCOL.md §5) in front of the room."""
+"""``/ws/rooms/{id}``: a thin socket tier (PROTOCOL.md §5) in front of the room.
+
+Before the handshake the `Origin` is checked; the first message authenticates (with a private
+room's invite code to watch it without a seat); the player's oldest socket beyond
+`RUMMY_MAX_SOCKETS_PER_PLAYER` is closed; then each message is parsed and handed to the room.
+Close codes and limits: `app.api.sockets` and docs/security.md.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import time
+import logging
 from typing import Any
+from urllib.parse import urlsplit
 
-import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.datastructures import Headers
 
 from app.rooms.room import Room, RoomError
+from app.services import outage
+from app.services.accounts import token_hash
 
 from . import messages
 from .deps import player_for_token
+from .sockets import (
+    CLOSE_AUTH,
+    CLOSE_AUTH_TIMEOUT,
+    CLOSE_NO_ROOM,
+    CLOSE_ORIGIN,
+    CLOSE_TOO_MANY,
+    CLOSE_TRY_LATER,
+    SocketConnection,
+    SocketIndex,
+    error,
+    refuse,
+)
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 AUTH_TIMEOUT = 10.0
-RATE = 20.0   # messages per second, sustained
-BURST = 40.0
 
 
-class SocketConnection:
-    """One authenticated socket; sends are serialised so messages never interleave."""
-
-    def __init__(self, ws: WebSocket, player_id: str, name: str) -> None:
-        self.ws = ws
-        self.player_id = player_id
-        self.name = name
-        self._lock = asyncio.Lock()
-        self._tokens = BURST
-        self._at = time.monotonic()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        async with self._lock:
-            await self.ws.send_text(orjson.dumps(message).decode())
-
-    async def close(self) -> None:
-        await self.ws.close(code=1011)
-
-    def allow(self) -> bool:
-        """A token bucket per connection (lila-ws style rate limit)."""
-        now = time.monotonic()
-        self._tokens = min(BURST, self._tokens + (now - self._at) * RATE)
-        self._at = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
+def origin_allowed(headers: Headers, allowed: list[str]) -> bool:
+    """No `Origin` (not a browser), the server's own host, or one of `RUMMY_ALLOWED_ORIGINS`."""
+    origin = headers.get("origin")
+    if origin is None:
         return True
+    origin = origin.rstrip("/").lower()
+    if "*" in allowed or origin in {a.rstrip("/").lower() for a in allowed}:
+        return True
+    host = headers.get("host")
+    return host is not None and urlsplit(origin).netloc == host.lower()
 
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(ws: WebSocket, room_id: str) -> None:
+    if not origin_allowed(ws.headers, ws.app.state.settings.allowed_origins):
+        await ws.close(code=CLOSE_ORIGIN, reason="origin not allowed")  # an HTTP 403
+        return
     await ws.accept()
-    conn = await _authenticate(ws)
-    if conn is None:
+    authenticated = await _authenticate(ws)
+    if authenticated is None:
         return
-    try:
-        room = ws.app.state.registry.get(room_id)
-    except RoomError as exc:
-        await conn.send({"type": "error", "id": None, "code": exc.code, "message": exc.message})
-        await ws.close(code=4404)
+    conn, invite = authenticated
+    room = _admitting_room(ws, room_id, conn.player_id, invite)
+    if room is None:  # unknown and private look alike
+        await conn.refuse("no_such_room", f"no room {room_id!r}", CLOSE_NO_ROOM)
         return
+    sockets: SocketIndex = ws.app.state.sockets
+    for old in sockets.add(conn):
+        await old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
+                         "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
     room.connect(conn)
     try:
         await conn.send(room.message_for(conn))  # the current state at once
@@ -71,6 +80,16 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         pass
     finally:
         room.disconnect(conn)
+        sockets.discard(conn)
+
+
+def _admitting_room(ws: WebSocket, room_id: str, player_id: str,
+                    invite: str | None) -> Room | None:
+    try:
+        room: Room = ws.app.state.registry.get(room_id)
+    except RoomError:
+        return None
+    return room if room.admits(player_id, invite) else None
 
 
 async def _receive(ws: WebSocket) -> str | bytes:
@@ -80,7 +99,7 @@ async def _receive(ws: WebSocket) -> str | bytes:
     return message.get("text") or message.get("bytes") or b""
 
 
-async def _authenticate(ws: WebSocket) -> SocketConnection | None:
+async def _authenticate(ws: WebSocket) -> tuple[SocketConnection, str | None] | None:
     """The first message must be ``auth`` with a valid token, within 10 seconds."""
     try:
         first = await asyncio.wait_for(_receive(ws), AUTH_TIMEOUT)
@@ -91,15 +110,21 @@ async def _authenticate(ws: WebSocket) -> SocketConnection | None:
         if player is None:
             raise messages.BadMessage("auth_failed", "unknown or expired token")
     except TimeoutError:
-        await ws.close(code=4408, reason="authentication timed out")
+        await ws.close(code=CLOSE_AUTH_TIMEOUT, reason="authentication timed out")
         return None
     except WebSocketDisconnect:
         return None
     except messages.BadMessage as exc:
-        await ws.send_text(orjson.dumps(exc.reply()).decode())
-        await ws.close(code=4401)
+        await refuse(ws, exc.code, exc.message, CLOSE_AUTH)
         return None
-    return SocketConnection(ws, player.id, player.name)
+    except Exception as exc:
+        if not outage.is_storage_outage(exc):
+            raise
+        log.warning("websocket authentication: storage unavailable: %r", exc)
+        await refuse(ws, outage.CODE, outage.MESSAGE, CLOSE_TRY_LATER)
+        return None
+    conn = SocketConnection(ws, player.id, player.name, token_hash(parsed.token))
+    return conn, parsed.invite
 
 
 async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> None:
@@ -115,14 +140,15 @@ async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> No
     if isinstance(msg, messages.ActionMessage):
         await conn.send(await room.act(conn.player_id, msg.client_id, msg.action))
     elif isinstance(msg, messages.Chat):
-        await room.chat(conn.player_id, conn.name, msg.text)
+        try:
+            await room.chat(conn.player_id, conn.name, msg.text)
+        except RoomError as exc:
+            await conn.send(error(exc.code, exc.message))
     elif isinstance(msg, messages.Ping):
         await conn.send({"type": "pong"})
     else:
-        await conn.send({"type": "error", "id": None, "code": "already_authenticated",
-                         "message": "this connection is already authenticated"})
+        await conn.send(error("already_authenticated", "this connection is already authenticated"))
 
 
 def _rate_limited(client_id: Any) -> dict[str, Any]:
-    return {"type": "error", "id": client_id, "code": "rate_limited",
-            "message": "too many messages; slow down"}
+    return error("rate_limited", "too many messages; slow down", client_id)

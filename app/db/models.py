@@ -2,7 +2,7 @@
 
 Ids are `uuid4().hex` strings except the ledger's integer ids (accounts, transfers), whose
 ascending order is the row-lock order. Timestamps are timezone-aware UTC. The constraints here
-and in `migrations/versions/0001_initial.py` must stay identical (a test compares them).
+and in the migrations (`migrations/versions/`) must stay identical (a test compares them).
 
 Foreign keys point only where the referenced row always exists first: escrow accounts, matches,
 chat messages and transfers name rooms and matches by id without a foreign key, because the
@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -69,6 +70,10 @@ class Player(Base):
     is_guest: Mapped[bool] = mapped_column(Boolean)
     role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
     created_at: Mapped[datetime] = _created()
+
+
+# Usernames are unique without regard to case: `Ann` cannot register beside `ann`.
+Index("uq_players_username_lower", func.lower(Player.username), unique=True)
 
 
 class AuthToken(Base):
@@ -172,6 +177,9 @@ class Room(Base):
     buy_in: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     turn_seconds: Mapped[int] = mapped_column(Integer)
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    # Spectators (connected without a seat) may chat only where the host allowed it.
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                 server_default=text("false"))
     invite_code: Mapped[str | None] = mapped_column(String(32), unique=True)
     status: Mapped[str] = mapped_column(String(16), default="waiting", server_default="waiting")
     match_id: Mapped[str | None] = mapped_column(String(ID))
@@ -303,4 +311,18 @@ class ChatMessage(Base):
     player_id: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"))
     name: Mapped[str] = mapped_column(String(NAME))
     text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created()
+
+
+class AdminView(Base):
+    """An admin's look at the hidden state of a match in progress (who, which match, when, which
+    route): the audit trail listed at `GET /api/admin/views`."""
+
+    __tablename__ = "admin_views"
+    __table_args__ = (Index("ix_admin_views_created_at", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    admin_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
+    match_id: Mapped[str] = mapped_column(String(ID), ForeignKey("matches.id"), index=True)
+    route: Mapped[str] = mapped_column(String(NAME))
     created_at: Mapped[datetime] = _created()

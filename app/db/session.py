@@ -21,6 +21,10 @@ from sqlalchemy.ext.asyncio import (
 )
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+# During a PostgreSQL outage a request fails within seconds (503) instead of hanging: the
+# time to open a connection, and to wait for one from the pool.
+PG_CONNECT_TIMEOUT_SECONDS = 5
+PG_POOL_TIMEOUT_SECONDS = 10
 
 
 def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
@@ -39,6 +43,8 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
         _configure_sqlite(engine)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    kwargs.setdefault("pool_timeout", PG_POOL_TIMEOUT_SECONDS)
+    kwargs.setdefault("connect_args", {"timeout": PG_CONNECT_TIMEOUT_SECONDS})
     return create_async_engine(parsed, **kwargs)
 
 

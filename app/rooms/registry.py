@@ -25,8 +25,12 @@ class RoomRegistry:
 
     async def create(self, host_id: str, host_name: str, game: str, options: dict[str, Any],
                      seats: int, stake: int, buy_in: int, turn_seconds: int, private: bool,
-                     deals: list[dict[str, Any]] | None = None) -> Room:
+                     deals: list[dict[str, Any]] | None = None,
+                     spectator_chat: bool = False) -> Room:
         """Validate the host's choices with the engine, persist the room, seat the host."""
+        if deals is not None and (stake or buy_in):
+            raise RoomError("deals_not_allowed", "stacked deals are for free play only: a room "
+                            "with a stake or a buy-in is always dealt a fair shuffle")
         try:
             rules = match_rules(game, options, seats)
             if deals is not None:
@@ -40,7 +44,8 @@ class RoomRegistry:
         record = RoomRecord(id=secrets.token_hex(8), host_id=host_id, game=game,
                             options=options, seats=seats, stake=stake, buy_in=buy_in,
                             turn_seconds=turn_seconds, private=private,
-                            invite_code=secrets.token_urlsafe(9), deals=deals)
+                            invite_code=secrets.token_urlsafe(9), deals=deals,
+                            spectator_chat=spectator_chat)
         await self.store.save_room(record)
         room = Room(record, self.store, self.timing)
         try:

@@ -27,6 +27,7 @@ from app.engine.games import match_rules
 from app.engine.replay import hand_summary, settle_calls
 from app.engine.state import Phase, State
 from app.engine.views import player_view, redact_events
+from app.services import outage
 from app.services.errors import ServiceError
 
 from .store import LiveMatch, MatchStore, RoomRecord, SeatRecord
@@ -102,13 +103,24 @@ class Room:
         return {
             "id": r.id, "host_id": r.host_id, "game": r.game, "options": r.options,
             "seats": r.seats, "stake": r.stake, "buy_in": r.buy_in,
-            "turn_seconds": r.turn_seconds, "private": r.private, "status": r.status,
-            "match_id": r.match_id,
+            "turn_seconds": r.turn_seconds, "private": r.private,
+            "spectator_chat": r.spectator_chat, "status": r.status, "match_id": r.match_id,
             "players": [None if s is None else {"seat": s.seat, "name": s.name,
                                                 "bot": s.bot, "player_id": s.player_id}
                         for s in self.seats],
             "taken": sum(1 for s in self.seats if s is not None),
         }
+
+    def admits(self, player_id: str, invite: str | None) -> bool:
+        """Whether the player may see this room: any room that is not private; a private one
+        with a seat, as its host, or with its invite code."""
+        if not self.record.private or player_id == self.record.host_id:
+            return True
+        if self.seat_of(player_id) is not None:
+            return True
+        code = self.record.invite_code
+        return bool(invite and code) and secrets.compare_digest(str(invite).encode(),
+                                                                code.encode())
 
     async def join(self, player_id: str, name: str) -> int:
         async with self.lock:
@@ -272,7 +284,11 @@ class Room:
         try:  # durable before acknowledged or broadcast
             await self.store.append_action(self.record.match_id, st.hand_no, self.hand_seq,
                                            seat, action, client_id)
-        except Exception:
+        except Exception as exc:
+            if outage.is_storage_outage(exc):
+                log.warning("room %s: could not store an action: %r", self.id, exc)
+                return _error(client_id, outage.CODE, "the action could not be saved: "
+                              + outage.MESSAGE), []
             log.exception("room %s: could not store an action", self.id)
             return _error(client_id, "storage_error", "the action could not be saved"), []
         self.hand_seq += 1
@@ -465,8 +481,22 @@ class Room:
                 await conn.close()
 
     async def chat(self, player_id: str, name: str, text: str) -> None:
+        """Store the line, then send it to every connection. Spectators may chat only where the
+        host allowed it; a line that cannot be stored is refused (``storage_unavailable``)."""
         seat = self.seat_of(player_id)
-        await self.store.add_chat(self.record, self.record.match_id, seat, player_id, name, text)
+        if seat is None and not self.record.spectator_chat:
+            raise RoomError("spectators_cannot_chat",
+                            "only seated players may chat in this room (the host did not "
+                            "allow spectators to chat)")
+        try:
+            await self.store.add_chat(self.record, self.record.match_id, seat, player_id, name,
+                                      text)
+        except Exception as exc:
+            if not outage.is_storage_outage(exc):
+                raise
+            log.warning("room %s: could not store a chat line: %r", self.id, exc)
+            raise RoomError(outage.CODE, "the chat line could not be stored: " + outage.MESSAGE
+                            ) from None
         message = {"type": "chat", "seat": seat, "name": name, "text": text}
         for conn in list(self.connections):
             await self._send(conn, message)

@@ -1,6 +1,7 @@
 """Players, logins and bearer tokens.
 
-Guests have a name only; registered players a unique username and an argon2id password hash.
+Guests have a name only; registered players a username (unique without regard to case) and an
+argon2id hash of a password of at least 10 characters that is not a well-known common one.
 A bearer token is `secrets.token_urlsafe(32)` given to the client once; only its sha256 is
 stored, with an expiry. Every new player receives the starting grant from the bank in the same
 transaction (ledger key `grant:{player_id}`). Password hashing runs off the event loop.
@@ -10,15 +11,18 @@ Nothing here commits: the caller's transaction (`async with session.begin()`) ow
 from __future__ import annotations
 
 import asyncio
+import gzip
 import hashlib
 import re
 import secrets
 import unicodedata
 from datetime import datetime, timedelta
+from functools import lru_cache
+from pathlib import Path
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,9 +34,11 @@ from app.settings import get_settings
 
 TOKEN_LIFETIME = timedelta(days=30)
 USERNAME = re.compile(r"[A-Za-z0-9_]{3,32}")
-MIN_PASSWORD = 8
+MIN_PASSWORD = 10
 MAX_PASSWORD = 1024  # hashing cost is bounded; nobody types more
 MAX_NAME = 32
+# 20,000 common passwords, lowercased (Django's list; source and licence beside it).
+COMMON_PASSWORDS = Path(__file__).resolve().parent / "data" / "common-passwords.txt.gz"
 
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 # Verified against when the username is unknown, so both failures take the same time.
@@ -85,12 +91,22 @@ def check_username(username: str) -> str:
     return username
 
 
+@lru_cache(maxsize=1)
+def _common_passwords() -> frozenset[str]:
+    with gzip.open(COMMON_PASSWORDS, "rt", encoding="utf-8") as lines:
+        return frozenset(line.strip() for line in lines)
+
+
 def check_password(password: str) -> str:
-    """The password if it has at least 8 characters (and a sane maximum), else `WeakPassword`."""
+    """The password if it has 10 to 1024 characters and is not in the list of common passwords
+    (compared without regard to case), else `WeakPassword` saying which rule it breaks."""
     if not isinstance(password, str) or len(password) < MIN_PASSWORD:
         raise WeakPassword(f"password must have at least {MIN_PASSWORD} characters")
     if len(password) > MAX_PASSWORD:
         raise WeakPassword(f"password must have at most {MAX_PASSWORD} characters")
+    if password.strip().lower() in _common_passwords():
+        raise WeakPassword("password is one of the most common passwords, which are tried "
+                           "first when accounts are attacked: choose another")
     return password
 
 
@@ -141,7 +157,9 @@ async def create_guest(
 
 
 async def _by_username(session: AsyncSession, username: str) -> Player | None:
-    return await session.scalar(select(Player).where(Player.username == username))
+    """The player whose username is `username` without regard to case (usernames are ASCII)."""
+    return await session.scalar(
+        select(Player).where(func.lower(Player.username) == username.lower()))
 
 
 async def register(
@@ -161,7 +179,8 @@ async def register(
     check_password(password)
     display = check_name(name if name is not None else username)
     if await _by_username(session, username) is not None:
-        raise UsernameTaken(f"username {username!r} is taken")
+        raise UsernameTaken(f"username {username!r} is taken (usernames that differ only in "
+                            "letter case are the same)")
     password_hash = await hash_password(password)
     player = Player(
         name=display, username=username, password_hash=password_hash, is_guest=False, role=role

@@ -28,6 +28,7 @@ class RoomRecord:
     turn_seconds: int
     private: bool
     invite_code: str
+    spectator_chat: bool = False  # spectators (no seat) may chat too
     status: str = "waiting"
     match_id: str | None = None
     taken: list[SeatRecord] = field(default_factory=list)

@@ -137,7 +137,8 @@ async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
     values = {"host_id": room.host_id, "game": room.game, "options": room.options,
               "seats": room.seats, "stake": room.stake, "buy_in": room.buy_in,
               "turn_seconds": room.turn_seconds, "private": room.private,
-              "invite_code": room.invite_code, "status": room.status,
+              "spectator_chat": room.spectator_chat, "invite_code": room.invite_code,
+              "status": room.status,
               "match_id": room.match_id, "dev_deals": room.deals}
     if row is None:
         s.add(Room(id=room.id, **values))
@@ -158,6 +159,7 @@ async def _record(s: AsyncSession, room: Room) -> RoomRecord:
         id=room.id, host_id=room.host_id, game=room.game, options=room.options,
         seats=room.seats, stake=room.stake, buy_in=room.buy_in,
         turn_seconds=room.turn_seconds, private=room.private,
-        invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,
+        invite_code=room.invite_code or "", spectator_chat=room.spectator_chat,
+        status=room.status, match_id=room.match_id,
         taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],
         deals=room.dev_deals)

@@ -1,7 +1,8 @@
-// Admin pages: matches with filters, a match's details and step-by-step replay, player ledgers.
+// Admin pages: matches with filters, a match's details and step-by-step replay, player ledgers,
+// and the record of admin views of matches in progress.
 import { html, render, useState, useEffect, useRef, useLang, Toasts, LangSwitcher, errorText } from '../ui.js';
 import { t, setLang, preferredLang, gameName } from '../i18n.js';
-import { api } from '../api.js';
+import { api, revokeToken } from '../api.js';
 import { CardImg } from '../cards.js';
 import { shortCard } from '../table.js';
 
@@ -273,6 +274,38 @@ function Players() {
   </div>`;
 }
 
+/* ------------------------------------------------------------------ views of matches in progress */
+
+const VIEWS_PAGE = 50;
+
+function Views({ onOpen }) {
+  const [offset, setOffset] = useState(0);
+  const [list, setList] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    adminApi(`/api/admin/views?limit=${VIEWS_PAGE}&offset=${offset}`).then((d) => setList(d.views), setError);
+  }, [offset]);
+  return html`<section class="panel" data-testid="views">
+    <h2>${t('admin.views_title')}</h2>
+    <p class="muted">${t('admin.views_help')}</p>
+    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    ${list && (list.length === 0 && offset === 0
+      ? html`<p class="muted">${t('admin.no_views')}</p>`
+      : html`<table class="data" data-testid="view-list">
+        <thead><tr><th>${t('admin.when')}</th><th>${t('admin.col.admin')}</th><th>${t('admin.match')}</th>
+          <th>${t('admin.col.route')}</th></tr></thead>
+        <tbody>${list.map((v) => html`<tr key=${v.id}><td>${fmtDate(v.at)}</td><td>${v.admin_name}</td>
+          <td><a href="#" onClick=${(e) => { e.preventDefault(); onOpen(v.match_id); }}>${v.match_id}</a></td>
+          <td><code>${v.route}</code></td></tr>`)}</tbody></table>`)}
+    <div class="row">
+      <button type="button" class="btn small" disabled=${offset === 0}
+              onClick=${() => setOffset(Math.max(0, offset - VIEWS_PAGE))}>${t('admin.newer')}</button>
+      <button type="button" class="btn small" disabled=${!list || list.length < VIEWS_PAGE}
+              onClick=${() => setOffset(offset + VIEWS_PAGE)}>${t('admin.older')}</button>
+    </div>
+  </section>`;
+}
+
 function AdminApp() {
   useLang();
   const [me, setMe] = useState(null);
@@ -290,14 +323,20 @@ function AdminApp() {
     adminApi('/api/me').then((m) => setMe(m.role === 'admin' ? m : null), () => localStorage.removeItem(TOKEN_KEY))
       .finally(() => setChecked(true));
   }, []);
-  const logout = () => {
+  const logout = async () => {
+    await revokeToken(localStorage.getItem(TOKEN_KEY));
     localStorage.removeItem(TOKEN_KEY);
     setMe(null);
+  };
+  const openMatch = (id) => {
+    setTab('matches');
+    setMatchId(id);
   };
   let body;
   if (!checked) body = html`<p class="loading">${t('app.loading')}</p>`;
   else if (!me) body = html`<${Login} onDone=${setMe} />`;
   else if (tab === 'players') body = html`<${Players} />`;
+  else if (tab === 'views') body = html`<${Views} onOpen=${openMatch} />`;
   else if (matchId) body = html`<${MatchDetail} matchId=${matchId} onBack=${() => setMatchId(null)} />`;
   else body = html`<${Matches} onOpen=${setMatchId} />`;
   return html`<div class="app admin">
@@ -305,7 +344,8 @@ function AdminApp() {
       <a class="brand" href="/admin/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('admin.title')}</a>
       ${me && html`<nav class="topnav">
         <a href="#" onClick=${(e) => { e.preventDefault(); setTab('matches'); setMatchId(null); }}>${t('admin.matches')}</a>
-        <a href="#" onClick=${(e) => { e.preventDefault(); setTab('players'); }}>${t('admin.players')}</a></nav>`}
+        <a href="#" onClick=${(e) => { e.preventDefault(); setTab('players'); }}>${t('admin.players')}</a>
+        <a href="#" data-testid="tab-views" onClick=${(e) => { e.preventDefault(); setTab('views'); }}>${t('admin.views')}</a></nav>`}
       <div class="topright">
         ${me && html`<span class="who">${me.name}</span><button type="button" class="btn small ghost" onClick=${logout}>${t('auth.logout')}</button>`}
         <${LangSwitcher} />

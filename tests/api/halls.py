@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests import pg
 from tests.conftest import REPO_ROOT, running_server
@@ -69,10 +70,32 @@ def hall(workdir: Path, backend: str = "sqlite", env: dict[str, str] | None = No
         made = _cli(url, "create-admin", ADMIN[0], "--password", ADMIN[1])
         assert made.returncode == 0, made.stderr.decode()
         with running_server(workdir, {**FAST, **(env or {}), "RUMMY_DATABASE_URL": url}) as base:
-            answer = httpx.post(f"{base}/api/auth/login", trust_env=False,
-                                json={"username": ADMIN[0], "password": ADMIN[1]})
-            assert answer.status_code == 200, answer.text
-            yield Hall(base, url, workdir, answer.json()["token"])
+            yield Hall(base, url, workdir, _login(base, *ADMIN))
+
+
+def _login(base_url: str, username: str, password: str) -> str:
+    answer = httpx.post(f"{base_url}/api/auth/login", trust_env=False,
+                        json={"username": username, "password": password})
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["token"])
+
+
+def add_admin(running: Hall, username: str, password: str) -> str:
+    """Make `username` an admin with `python -m app create-admin`; its bearer token."""
+    made = _cli(running.database_url, "create-admin", username, "--password", password)
+    assert made.returncode == 0, made.stderr.decode()
+    return _login(running.base_url, username, password)
+
+
+def hall_fixture(name: str, env: dict[str, str] | None = None) -> Any:
+    """A module-scoped `server` fixture: one hall (SQLite) for the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+        with hall(tmp_path_factory.mktemp(name), env=env) as running:
+            yield running
+
+    return server
 
 
 def replay(workdir: Path, log: dict[str, Any], name: str = "match.json") -> dict[str, Any]:

@@ -6,6 +6,7 @@
 - `Seat`: one scripted websocket client (PROTOCOL.md §5) that remembers every state and ack.
 - `play_until_over`: a plain human strategy (draw, then discard) for seats facing bots.
 - `ledger_report`: the chip ledger's invariants read straight from the database.
+- `check_settlement`: a staked match's hand transfers are its results' payments at the stake.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from app.db.models import Account, Match, Room, Transfer
 from app.db.session import make_engine, make_sessionmaker
 from tests import pg
+from tests.conftest import ROOMY_LIMITS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 30.0
@@ -75,8 +77,8 @@ class ServerProcess:
         self.workdir = workdir
         self.database_url = database_url
         self.port = port or free_port()
-        self.env = {**os.environ, **FAST_TIMERS, "RUMMY_DATABASE_URL": database_url,
-                    **(env or {})}
+        self.env = {**os.environ, **ROOMY_LIMITS, **FAST_TIMERS,
+                    "RUMMY_DATABASE_URL": database_url, **(env or {})}
         self.log = workdir / "server.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -366,3 +368,25 @@ def check_ledger(report: dict[str, Any]) -> None:
     for account in accounts.values():
         if account["kind"] == "escrow" and account["room_id"] in finished_rooms:
             assert account["balance"] == 0, f"escrow left after the match: {account}"
+
+
+def check_settlement(export: dict[str, Any], stake: int, buy_in: int) -> None:
+    """The admin export's hand transfers are exactly each hand's payments (points, merged per
+    payer and payee) times the stake, each capped by the payer's escrow at that moment
+    (docs/server.md), in order; stacked deals never have a stake, so this is how the chips of
+    fairly shuffled matches are checked."""
+    escrow = [buy_in] * export["players"]
+    expected = []
+    for result in export["results"]:
+        owed: Counter[tuple[int, int]] = Counter()
+        for payer, payee, points in result["payments"]:
+            owed[(payer, payee)] += points
+        for (payer, payee), points in owed.items():
+            amount = min(points * stake, escrow[payer])
+            if amount > 0:
+                escrow[payer] -= amount
+                escrow[payee] += amount
+                expected.append((result["hand"], payer, payee, amount))
+    moved = [(t["hand"], t["from"]["seat"], t["to"]["seat"], t["amount"])
+             for t in export["transfers"] if t["reason"] == "hand"]
+    assert moved == expected

@@ -1,5 +1,7 @@
 """Stacked-deck matches for the end-to-end tests: the deals, each seat's script, and the exact
 results worked out by hand from RULES.md (so a wrong score or payment on the server fails).
+Stacked deals are for free play only (no stake or buy-in), so payments are in points; the chips
+they move at a stake are checked on fairly shuffled matches (tests/api/test_concurrency.py).
 
 A script is the list of turns in play order; a turn is ``(seat, [action, ...])``. Seats follow
 the rules' order (dealer's left first, GEN-6/STD-4), and each client plays only its own turns.
@@ -56,34 +58,21 @@ class Scenario:
     game: str
     options: dict[str, Any]
     players: int
-    stake: int
-    buy_in: int
     deals: list[dict[str, Any]]
     scripts: list[list[Turn]]                     # per hand
     hand_scores: list[list[int]]                  # per hand, per seat
     totals: list[int]
     winner: int
-    payments: list[list[tuple[int, int, int]]]    # per hand: (payer, payee, chips)
+    payments: list[list[tuple[int, int, int]]]    # per hand: (payer, payee, points)
     decks: int = 1
     jokers: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def balances(self) -> list[int]:
-        """Each seat's wallet after the match: the starting grant 1000 plus chips won, minus
-        chips paid (the buy-in goes to escrow and comes back with the rest of it)."""
-        out = [1000] * self.players
-        for hand in self.payments:
-            for payer, payee, chips in hand:
-                out[payer] -= chips
-                out[payee] += chips
-        return out
 
     def actions(self, hand: int) -> list[tuple[int, dict[str, Any]]]:
         return [(seat, a) for seat, acts in self.scripts[hand] for a in acts]
 
 
-# Standard Rummy, 3 players (7 cards each), two hands to a target of 20, stake 2, buy-in 200.
+# Standard Rummy, 3 players (7 cards each), two hands to a target of 20.
 #
 # Hand 0, dealer 0, seat 1 plays first. Seat 1 melds 5C 5D 5H and 7S 8S 9S, discards QD; seat 2
 # takes QD from the discard pile for a set of queens and throws JH; seat 0 lays 5S off on the
@@ -96,10 +85,10 @@ class Scenario:
 # Left: seat 0 AS 3D 4D 5S 8H QD KS = 1+3+4+5+8+10+10 = 41; seat 1 2D 3S 7H 9D TS JS 5D =
 # 2+3+7+9+10+10+5 = 46: seat 2 scores 87, totals 0/16/87, seat 2 wins (GEN-15).
 #
-# Chips (stake 2, each loser pays the winner what the winner scored from him): hand 0 seat 0 pays
-# 12 and seat 2 pays 20 to seat 1; hand 1 seat 0 pays 82 and seat 1 pays 92 to seat 2.
+# Payments (each loser owes the winner what the winner scored from him, in points): hand 0 seat 0
+# owes 6 and seat 2 owes 10 to seat 1; hand 1 seat 0 owes 41 and seat 1 owes 46 to seat 2.
 STANDARD = Scenario(
-    game="standard", options={"target_score": 20}, players=3, stake=2, buy_in=200,
+    game="standard", options={"target_score": 20}, players=3,
     deals=[
         stack(hands=[["9D", "TD", "JD", "AS", "2S", "3H", "JC"],
                      ["5C", "5D", "5H", "7S", "8S", "2D", "QD"],
@@ -123,10 +112,10 @@ STANDARD = Scenario(
     hand_scores=[[0, 16, 0], [0, 0, 87]],
     totals=[0, 16, 87],
     winner=2,
-    payments=[[(0, 1, 12), (2, 1, 20)], [(0, 2, 82), (1, 2, 92)]],
+    payments=[[(0, 1, 6), (2, 1, 10)], [(0, 2, 41), (1, 2, 46)]],
 )
 
-# Kaluki, 2 players (two packs and four jokers, 15 cards each), stake 2, buy-in 200, target 50.
+# Kaluki, 2 players (two packs and four jokers, 15 cards each), target 50.
 #
 # Dealer 0, seat 1 plays first. Seat 1 draws 4S and opens with KH KD KS (30) and 9C TC JC (29):
 # 59 >= 51 (KALUKI-5), throwing QS. Seat 0 draws 8C and throws it. Seat 1 draws 6H, melds 2H..6H
@@ -134,10 +123,9 @@ STANDARD = Scenario(
 # off on 9C TC JC and goes out by throwing 4S. Seat 0 holds its fifteen cards, among them the
 # second copies of KH, 7D, 9C, 2H and a joker (so a leak of a twin shows in the counts):
 # KH 10, 7D 7, 9C 9, 2H 2, JK 25, AS 15, 3C 3, 5D 5, 6S 6, 8H 8, TD 10, JS 10, QD 10, 4C 4,
-# 2C 2 = 126 (KALUKI-8). 126 >= 50 ends the match. Seat 0 owes 126 x 2 = 252 chips but has only
-# its 200 in escrow, so it pays 200 (docs/server.md: min(points x stake, payer's escrow)).
+# 2C 2 = 126 (KALUKI-8). 126 >= 50 ends the match; seat 0 owes seat 1 the 126 points.
 KALUKI = Scenario(
-    game="kaluki", options={"target_score": 50}, players=2, stake=2, buy_in=200,
+    game="kaluki", options={"target_score": 50}, players=2,
     decks=2, jokers=4,
     deals=[
         stack(hands=[["KH", "7D", "9C", "2H", "JK", "AS", "3C", "5D", "6S", "8H", "TD", "JS",
@@ -155,7 +143,7 @@ KALUKI = Scenario(
     hand_scores=[[0, 126]],
     totals=[0, 126],
     winner=1,
-    payments=[[(0, 1, 200)]],
+    payments=[[(0, 1, 126)]],
 )
 
 

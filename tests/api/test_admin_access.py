@@ -5,7 +5,7 @@ route is covered the day it is added."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -13,8 +13,8 @@ import pytest
 from fastapi.routing import APIRoute
 
 from app.main import create_app
-from tests.api.client import Player, guest, http_client
-from tests.api.halls import Hall, hall
+from tests.api.client import Player, guest
+from tests.api.halls import Hall, hall_fixture
 
 
 def _walk(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, APIRoute]]:
@@ -41,23 +41,13 @@ def admin_routes() -> list[tuple[str, str]]:
 
 ROUTES = admin_routes()
 
+server = hall_fixture("admin_access")
+
 
 def test_the_admin_routes_are_found() -> None:
     paths = {path for _, path in ROUTES}
     assert {"/api/admin/matches", "/api/admin/matches/dummy", "/api/admin/players",
             "/api/admin/players/dummy/ledger"} <= paths
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
-    with hall(tmp_path_factory.mktemp("admin_access")) as running:
-        yield running
-
-
-@pytest.fixture
-async def http(server: Hall) -> AsyncIterator[httpx.AsyncClient]:
-    async with http_client(server.base_url) as client:
-        yield client
 
 
 @pytest.mark.parametrize(("method", "path"), ROUTES)

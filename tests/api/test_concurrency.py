@@ -20,6 +20,7 @@ from tests.api.procs import (
     balance,
     bearer,
     check_ledger,
+    check_settlement,
     fresh_database,
     guest,
     ledger_report,
@@ -214,6 +215,7 @@ async def test_bot_matches_with_stakes_run_to_the_end_at_once(proc: ServerProces
             export = response.json()
             assert export["match"]["status"] == "finished"
             _check_export(proc, export, players[index], BOT_ROOMS[index][4], tmp_path / f"{index}")
+            check_settlement(export, BOT_ROOMS[index][3], BUY_IN)
         balances = await asyncio.gather(*(balance(http, h["token"]) for h in hosts))
 
     report = ledger_report(proc.database_url)

@@ -1,6 +1,6 @@
 """The rooms API over a real server (SQLite): options checked before a room exists, stacked deals
-only in development, private rooms, host-only calls, the lobby, buy-ins, and a newcomer playing
-a whole game against computer players."""
+only in development and never with a stake, private rooms, host-only calls, the lobby, buy-ins,
+and a newcomer playing a whole game against computer players."""
 
 from __future__ import annotations
 
@@ -93,18 +93,38 @@ async def test_stacked_deals_need_the_development_setting(production: Hall) -> N
         assert (await call(http, "POST", "/api/rooms", host, body))["your_seat"] == 0
 
 
+@pytest.mark.parametrize("money", [{"stake": 1}, {"buy_in": 10}, {"stake": 2, "buy_in": 200}])
+async def test_stacked_deals_are_refused_with_a_stake_in_every_environment(
+        http: httpx.AsyncClient, production: Hall, money: dict[str, int]) -> None:
+    """Chips are never played for on a deal the host chose (docs/security.md)."""
+    body = room_body(seats=3, deals=STANDARD.deals, **money)
+    async with http_client(production.base_url) as prod:
+        for client in (prod, http):
+            host = await guest(client, "Shark")
+            answer = await call(client, "POST", "/api/rooms", host, body, 400)
+            assert answer["detail"]["code"] == "deals_not_allowed"
+            assert await balance(client, host) == 1000
+            assert host.id not in str(await call(client, "GET", "/api/rooms"))
+    assert "free play only" in answer["detail"]["message"]  # where deals are allowed at all
+
+
 async def test_private_room_needs_its_invite_code(http: httpx.AsyncClient) -> None:
     host, friend, stranger = [await guest(http, n) for n in ("Host", "Friend", "Stranger")]
     room = await call(http, "POST", "/api/rooms", host, room_body(seats=3, private=True))
     code = room["invite_code"]
     assert code and room["id"] not in await lobby_ids(http)
 
+    # Without the code a private room answers like a room that does not exist.
     path = f"/api/rooms/{room['id']}/join"
-    assert await refusal(http, "POST", path, stranger, None, 403) == "invite_required"
-    assert await refusal(http, "POST", path, stranger, {"invite": "guess"},
-                         403) == "invite_required"
-    seen = await call(http, "GET", f"/api/rooms/{room['id']}", stranger)
-    assert "invite_code" not in seen and seen["taken"] == 1  # outsiders never see the code
+    for body in (None, {"invite": "guess"}):
+        assert await refusal(http, "POST", path, stranger, body, 404) == "no_such_room"
+    for call_path in (f"/api/rooms/{room['id']}", f"/api/rooms/{room['id']}?invite=guess"):
+        assert await refusal(http, "GET", call_path, stranger, None, 404) == "no_such_room"
+    for action, body in (("leave", None), ("bots", {"count": 1}), ("start", None)):
+        assert await refusal(http, "POST", f"/api/rooms/{room['id']}/{action}", stranger, body,
+                             404) == "no_such_room"
+    seen = await call(http, "GET", f"/api/rooms/{room['id']}?invite={code}", stranger)
+    assert seen["taken"] == 1 and seen["your_seat"] is None
 
     assert (await call(http, "GET", f"/api/invites/{code}", friend))["id"] == room["id"]
     joined = await call(http, "POST", path, friend, {"invite": code})

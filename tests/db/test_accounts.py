@@ -91,7 +91,7 @@ async def test_wrong_password_and_unknown_user_are_refused_alike(sessions: Sessi
         await accounts.register(session, "alice", "correct horse")
 
     for username, password in [("alice", "wrong horse"), ("bob", "correct horse"),
-                               ("alice", ""), ("Alice", "correct horse")]:
+                               ("alice", ""), ("Alice", "Correct horse")]:
         async with sessions() as session, session.begin():
             with pytest.raises(accounts.InvalidCredentials) as raised:
                 await accounts.login(session, username, password)
@@ -127,7 +127,7 @@ async def test_duplicate_username_is_refused(sessions: Sessions) -> None:
         ("alice!", "correct horse", accounts.InvalidUsername),
         ("élise", "correct horse", accounts.InvalidUsername),
         ("alice", "short", accounts.WeakPassword),
-        ("alice", "1234567", accounts.WeakPassword),
+        ("alice", "123456789", accounts.WeakPassword),
     ],
 )
 async def test_register_validates(
@@ -141,8 +141,8 @@ async def test_register_validates(
 
 async def test_register_accepts_the_limits(sessions: Sessions) -> None:
     async with sessions() as session, session.begin():
-        await accounts.register(session, "abc", "12345678")
-        await accounts.register(session, "A_" + "z" * 30, "12345678")
+        await accounts.register(session, "abc", "zq8-lm4-pw")
+        await accounts.register(session, "A_" + "z" * 30, "x" * accounts.MAX_PASSWORD)
 
 
 async def test_create_admin_creates_or_promotes(sessions: Sessions) -> None:
@@ -164,3 +164,30 @@ async def test_zero_starting_chips_grants_nothing(sessions: Sessions) -> None:
     async with sessions() as session, session.begin():
         guest = await accounts.create_guest(session, "Ann", starting_chips=0)
         assert await ledger.find_transfer(session, f"grant:{guest.id}") is None
+
+
+@pytest.mark.parametrize("password", ["1234567890", "qwertyuiop", "Password1234", " iloveyou12 "])
+async def test_common_passwords_are_refused_saying_why(sessions: Sessions, password: str) -> None:
+    async with sessions() as session, session.begin():
+        with pytest.raises(accounts.WeakPassword, match="one of the most common passwords"):
+            await accounts.register(session, "alice", password)
+
+
+async def test_short_and_long_passwords_are_refused_saying_why(sessions: Sessions) -> None:
+    async with sessions() as session, session.begin():
+        with pytest.raises(accounts.WeakPassword, match="at least 10 characters"):
+            await accounts.register(session, "alice", "q7#vX2!mz")
+        with pytest.raises(accounts.WeakPassword, match="at most 1024 characters"):
+            await accounts.register(session, "alice", "x" * 1025)
+
+
+async def test_usernames_are_the_same_without_regard_to_case(sessions: Sessions) -> None:
+    async with sessions() as session, session.begin():
+        ann = await accounts.register(session, "ann", "correct horse")
+    async with sessions() as session, session.begin():
+        with pytest.raises(accounts.UsernameTaken, match="differ only in letter case"):
+            await accounts.register(session, "Ann", "another horse")
+    async with sessions() as session, session.begin():
+        assert (await accounts.login(session, "ANN", "correct horse")).id == ann.id
+        assert (await accounts.create_admin(session, "aNN", "ignored password")).id == ann.id
+        assert len(list(await session.scalars(select(Player)))) == 1

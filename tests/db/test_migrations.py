@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import CheckConstraint, inspect
+from sqlalchemy import CheckConstraint, inspect, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from app.db import migrate
 from app.db.base import Base
@@ -17,7 +20,15 @@ from app.db.session import make_engine
 TABLES = {
     "players", "auth_tokens", "accounts", "transfers", "rooms", "room_seats", "matches",
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
+    "admin_views",
 }
+HEAD = "0002"
+
+# SQLite cannot reflect the expression index on lower(username); a test below checks it works.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:autogenerate skipping metadata-specified expression"),
+    pytest.mark.filterwarnings("ignore:Skipped unsupported reflection of expression-based"),
+]
 
 
 async def _inspect(url: str, look: Any) -> Any:
@@ -49,13 +60,13 @@ def _diff(connection: Connection) -> list[Any]:
 async def test_upgrade_downgrade_upgrade(db_url: str) -> None:
     assert migrate.current(db_url) is None
 
-    assert migrate.upgrade(db_url) == migrate.head() == "0001"
+    assert migrate.upgrade(db_url) == migrate.head() == HEAD
     assert await _inspect(db_url, _tables) == TABLES
 
     assert migrate.downgrade(db_url, "base") is None
     assert await _inspect(db_url, _tables) == set()
 
-    assert migrate.upgrade(db_url) == "0001"
+    assert migrate.upgrade(db_url) == HEAD
     assert await _inspect(db_url, _tables) == TABLES
 
 
@@ -76,4 +87,51 @@ async def test_migration_has_the_models_check_constraints(migrated_url: str) -> 
 
 
 def test_upgrade_twice_is_a_no_op(migrated_url: str) -> None:
-    assert migrate.upgrade(migrated_url) == "0001"
+    assert migrate.upgrade(migrated_url) == HEAD
+
+
+def _rooms_shape(connection: Connection) -> tuple[set[str], set[str | None]]:
+    inspector = inspect(connection)
+    return ({c["name"] for c in inspector.get_columns("rooms")},
+            {c["name"] for c in inspector.get_check_constraints("rooms")})
+
+
+async def test_downgrade_to_0001_restores_its_schema(db_url: str) -> None:
+    migrate.upgrade(db_url, "0001")
+    columns, checks = await _inspect(db_url, _rooms_shape)
+    migrate.upgrade(db_url)
+    assert "spectator_chat" in (await _inspect(db_url, _rooms_shape))[0]
+
+    assert migrate.downgrade(db_url, "0001") == "0001"
+    assert await _inspect(db_url, _tables) == TABLES - {"admin_views"}
+    assert await _inspect(db_url, _rooms_shape) == (columns, checks)
+    assert migrate.upgrade(db_url) == HEAD
+
+
+async def _add_player(url: str, username: str) -> None:
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO players (id, name, username, password_hash, is_guest, role)"
+                " VALUES (:id, :name, :name, 'hash', false, 'player')"),
+                {"id": uuid4().hex, "name": username})
+    finally:
+        await engine.dispose()
+
+
+async def test_usernames_are_unique_without_regard_to_case(migrated_url: str) -> None:
+    await _add_player(migrated_url, "ann")
+    with pytest.raises(IntegrityError):
+        await _add_player(migrated_url, "Ann")
+
+
+async def test_upgrade_names_usernames_that_differ_only_in_case(db_url: str) -> None:
+    """A careless operator's database with `Bob` and `bob`: 0002 refuses, naming them, and the
+    database stays at 0001 until one is renamed."""
+    migrate.upgrade(db_url, "0001")
+    for username in ("Bob", "bob", "carol"):
+        await _add_player(db_url, username)
+    with pytest.raises(RuntimeError, match="different cases: bob; rename"):
+        migrate.upgrade(db_url)
+    assert migrate.current(db_url) == "0001"

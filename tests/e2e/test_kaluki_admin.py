@@ -26,8 +26,8 @@ shared: dict[str, Any] = {}
 def test_host_plays_kaluki_against_a_bot(new_page: Any, server: dict[str, Any]) -> None:
     page = new_page()
     token = sign_in_as_guest(page, "Hostess")
-    room = api(server, "POST", "/api/rooms", token,
-               {"game": "kaluki", "seats": 2, "stake": 1, "buy_in": 100, "deals": [DEAL]})
+    room = api(server, "POST", "/api/rooms", token,  # stacked deals: free play only
+               {"game": "kaluki", "seats": 2, "deals": [DEAL]})
     page.goto(f"/#/room/{room['id']}")
     page.click("[data-testid=add-bots]")
     expect(page.locator("[data-testid=seats] li.taken")).to_have_count(2)
@@ -55,7 +55,7 @@ def test_host_plays_kaluki_against_a_bot(new_page: Any, server: dict[str, Any]) 
     assert turns >= 1
     expect(result).to_contain_text("Bot")
     expect(page.locator("[data-testid=result-score-1]")).not_to_have_text("0")
-    expect(result.locator("th", has_text="Chips")).to_be_visible()  # a stake: chip changes
+    expect(result.locator("th", has_text="Chips")).to_have_count(0)  # free play: no chips
     screenshot(page, "kaluki-result.png")
     shared["match_id"] = api(server, "GET", f"/api/rooms/{room['id']}", token)["match_id"]
     shared["host"] = "Hostess"
@@ -104,6 +104,12 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     page.click("text=Players")
     page.locator("[data-testid=player-list] tr", has_text="Hostess").click()
     expect(page.locator("[data-testid=ledger]")).to_contain_text("Hostess")
+
+    # The match goes on after its first hand: the admin's views of it were recorded.
+    page.click("[data-testid=tab-views]")
+    views = page.locator(f"[data-testid=view-list] tr:has-text('{match_id}')")
+    expect(views).to_have_count(2)  # the match log and the replay
+    expect(views.first).to_contain_text("/states")
 
 
 # The bot holds nothing useful and just draws and discards. The host opens with AS-KS-QS-JS (45)

@@ -1,0 +1,34 @@
+"""Storage outages over HTTP: a JSON 503 `storage_unavailable`, not a crash (docs/security.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+
+from app.services import outage
+
+from .sockets import CLOSE_TRY_LATER
+
+log = logging.getLogger(__name__)
+RETRY_AFTER_SECONDS = 5
+
+
+async def storage_unavailable(conn: Request | WebSocket, exc: Exception) -> Response | None:
+    """503 for an outage; any other error is re-raised (a 500, logged with its traceback)."""
+    if not outage.is_storage_outage(exc):
+        raise exc
+    log.warning("%s %s: storage unavailable: %r", conn.scope["type"], conn.url.path, exc)
+    if isinstance(conn, WebSocket):  # the socket route answers outages itself; a last resort
+        with contextlib.suppress(Exception):
+            await conn.close(code=CLOSE_TRY_LATER, reason=outage.CODE)
+        return None
+    return JSONResponse({"detail": {"code": outage.CODE, "message": outage.MESSAGE}},
+                        status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def add_outage_handlers(app: FastAPI) -> None:
+    for kind in outage.MAYBE_OUTAGE:
+        app.add_exception_handler(kind, storage_unavailable)  # type: ignore[arg-type]
