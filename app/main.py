@@ -15,8 +15,9 @@ from app.api import admin, auth, edge, games, health, me, rooms, ws
 from app.api.outage import add_outage_handlers
 from app.api.sockets import SocketIndex
 from app.db.session import make_engine, make_sessionmaker
+from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
-from app.rooms.room import RoomError, RoomTiming
+from app.rooms.scheduler import RoomTiming
 from app.services import ledger
 from app.services.errors import ServiceError
 from app.services.store import SqlMatchStore
@@ -39,7 +40,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await ledger.ensure_bank(session)
     timing = RoomTiming(call_grace=settings.call_grace_seconds,
                         bot_delay=settings.bot_delay_seconds,
-                        next_hand=settings.next_hand_seconds)
+                        next_hand=settings.next_hand_seconds,
+                        abandon=settings.abandon_seconds)
     app.state.sessions = sessions
     app.state.registry = RoomRegistry(SqlMatchStore(sessions), timing)
     app.state.throttle = make_throttle(settings)

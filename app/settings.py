@@ -142,9 +142,17 @@ class Settings(BaseSettings):
     call_grace_seconds: Seconds = 3.0
     bot_delay_seconds: Seconds = 0.6
     next_hand_seconds: Seconds = 3.0
+    # A match with no human connected this long ends as abandoned (docs/server.md).
+    abandon_seconds: PositiveSeconds = 600.0
 
     # Abuse limits (docs/security.md): open sockets per account, and throttles per window.
     max_sockets_per_player: Annotated[int, Field(ge=1, le=100)] = 5
+    # Per socket: messages a client may send (a token bucket), messages queued to it before it
+    # counts as too slow and is closed (1013), and the kernel's send buffer for it in bytes.
+    socket_messages_per_second: Annotated[float, Field(gt=0, le=10_000)] = 20.0
+    socket_burst: Annotated[int, Field(ge=1, le=100_000)] = 40
+    socket_queue: Annotated[int, Field(ge=8, le=100_000)] = 256
+    socket_send_buffer: Annotated[int, Field(ge=4096, le=64 * 1024 * 1024)] = 262_144
     login_attempts_per_username: Count = 10
     login_attempts_per_address: Count = 30
     login_window_seconds: PositiveSeconds = 900.0

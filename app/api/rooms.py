@@ -11,8 +11,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
-from app.rooms.room import Room, RoomError
+from app.rooms.room import Room
 
 from .deps import CurrentPlayer, RegistryDep, http_error
 
@@ -26,6 +27,7 @@ class RoomIn(BaseModel):
     stake: int = 0
     buy_in: int = 0
     turn_seconds: int = 0
+    grace_seconds: int = 60
     private: bool = False
     spectator_chat: bool = False
     deals: list[dict[str, Any]] | None = None
@@ -55,7 +57,7 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
                          "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
     room = await registry.create(player.id, player.name, body.game, body.options, body.seats,
                                  body.stake, body.buy_in, body.turn_seconds, body.private,
-                                 body.deals, body.spectator_chat)
+                                 body.deals, body.spectator_chat, body.grace_seconds)
     return _room_out(room, player.id)
 
 

@@ -4,21 +4,26 @@
 Close codes the server uses (docs/security.md): 4401 authentication failed or logged out, 4404
 no such room, 4408 authentication timed out, 4429 too many sockets for the account, 1013
 storage unavailable; each after an `error` message naming the reason. A foreign origin is
-refused before the handshake completes (an HTTP 403), so no code reaches the client.
+refused before the handshake completes (an HTTP 403), so no code reaches the client. A client
+that stops reading is cut off without a close frame (it could not read one): it sees 1006.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from fastapi import WebSocket, WebSocketDisconnect
+from fastapi import WebSocket
 
-RATE = 20.0   # messages per second, sustained
-BURST = 40.0
+if TYPE_CHECKING:
+    from app.settings import Settings
+
+log = logging.getLogger(__name__)
 
 CLOSE_AUTH = 4401
 CLOSE_ORIGIN = 4403
@@ -28,48 +33,114 @@ CLOSE_TOO_MANY = 4429
 CLOSE_TRY_LATER = 1013
 
 
-class SocketConnection:
-    """One authenticated socket; sends are serialised so messages never interleave."""
+@dataclass(frozen=True)
+class SocketLimits:
+    """Per-socket limits (settings ``RUMMY_SOCKET_*``)."""
 
-    def __init__(self, ws: WebSocket, player_id: str, name: str, token_hash: str) -> None:
+    rate: float = 20.0  # messages a client may send per second, sustained
+    burst: int = 40
+    queue: int = 256  # messages queued to a client before it counts as too slow
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SocketLimits:
+        return cls(settings.socket_messages_per_second, settings.socket_burst,
+                   settings.socket_queue)
+
+
+class SocketConnection:
+    """One authenticated socket. Everything sent to it is queued in its outbox and written by
+    its own task, so no sender ever waits for this client; a client that falls ``queue``
+    messages behind is closed (1013) and reconnects to resync."""
+
+    def __init__(self, ws: WebSocket, player_id: str, name: str, token_hash: str,
+                 limits: SocketLimits) -> None:
         self.ws = ws
         self.player_id = player_id
         self.name = name
         self.token_hash = token_hash
+        self.limits = limits
         self.closed = False
-        self._lock = asyncio.Lock()
-        self._tokens = BURST
+        self._outbox: asyncio.Queue[str | _Close] = asyncio.Queue(limits.queue)
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+        self._tokens = float(limits.burst)
         self._at = time.monotonic()
 
-    async def send(self, message: dict[str, Any]) -> None:
-        async with self._lock:
-            if self.closed:  # the handler's loop ends as if the client had gone
-                raise WebSocketDisconnect(1000)
-            await self.ws.send_text(orjson.dumps(message).decode())
+    def push(self, text: str) -> None:
+        """Queue one encoded message; never waits."""
+        if self.closed:
+            return
+        try:
+            self._outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("dropping a socket of %s: %d messages behind", self.player_id,
+                     self.limits.queue)
+            self._abort()
 
-    async def close(self, code: int = 1011, reason: str = "") -> None:
-        async with self._lock:
-            if not self.closed:
-                self.closed = True
-                with contextlib.suppress(Exception):  # already gone: nothing to close
-                    await self.ws.close(code=code, reason=reason)
+    def send(self, message: dict[str, Any]) -> None:
+        self.push(orjson.dumps(message).decode())
 
-    async def refuse(self, code: str, message: str, close_code: int) -> None:
-        """Send the error saying why, then close with `close_code`."""
-        async with self._lock:
-            if not self.closed:
-                self.closed = True
-                await refuse(self.ws, code, message, close_code)
+    def refuse(self, code: str, message: str, close_code: int) -> None:
+        """Queue the error saying why, then the close with ``close_code``."""
+        if self.closed:
+            return
+        self.send(error(code, message))
+        with contextlib.suppress(asyncio.QueueFull):
+            self._outbox.put_nowait(_Close(close_code, code))
+        self.closed = True
+
+    async def finish(self) -> None:
+        """The handler is done with this socket: stop its writer."""
+        self.closed = True
+        self._writer.cancel()
+        with contextlib.suppress(BaseException):
+            await self._writer
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self._outbox.get()
+                if isinstance(item, _Close):
+                    await self.ws.close(code=item.code, reason=item.reason)
+                    return
+                await self.ws.send_text(item)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket is gone; the handler's receive loop ends too
+            self.closed = True
+
+    def _abort(self) -> None:
+        """Too slow: stop writing and cut the connection at once, without waiting for a
+        client that does not read (a close frame would wait behind its full buffer)."""
+        self.closed = True
+        self._writer.cancel()
+        transport = getattr(getattr(self.ws, "_send", None), "__self__", None)
+        transport = getattr(transport, "transport", None)
+        if transport is not None:
+            transport.abort()
+        else:  # not uvicorn: a close that gives up after a while
+            asyncio.get_running_loop().create_task(_close_soon(self.ws, CLOSE_TRY_LATER))
 
     def allow(self) -> bool:
         """A token bucket per connection (lila-ws style rate limit)."""
         now = time.monotonic()
-        self._tokens = min(BURST, self._tokens + (now - self._at) * RATE)
+        self._tokens = min(float(self.limits.burst),
+                           self._tokens + (now - self._at) * self.limits.rate)
         self._at = now
         if self._tokens < 1:
             return False
         self._tokens -= 1
         return True
+
+
+@dataclass(frozen=True)
+class _Close:
+    code: int
+    reason: str
+
+
+async def _close_soon(ws: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(code=code, reason="too slow"), 2.0)
 
 
 def error(code: str, message: str, client_id: Any = None) -> dict[str, Any]:
@@ -120,5 +191,5 @@ class SocketIndex:
                    if c.token_hash == token_hash]
         for conn in revoked:
             self.discard(conn)
-            await conn.refuse("logged_out", "this token was logged out", CLOSE_AUTH)
+            conn.refuse("logged_out", "this token was logged out", CLOSE_AUTH)
         return len(revoked)

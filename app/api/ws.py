@@ -9,6 +9,7 @@ Close codes and limits: `app.api.sockets` and docs/security.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,7 +17,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.datastructures import Headers
 
-from app.rooms.room import Room, RoomError
+from app.rooms.errors import RoomError
+from app.rooms.room import Room
 from app.services import outage
 from app.services.accounts import token_hash
 
@@ -31,6 +33,7 @@ from .sockets import (
     CLOSE_TRY_LATER,
     SocketConnection,
     SocketIndex,
+    SocketLimits,
     error,
     refuse,
 )
@@ -65,22 +68,30 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
     conn, invite = authenticated
     room = _admitting_room(ws, room_id, conn.player_id, invite)
     if room is None:  # unknown and private look alike
-        await conn.refuse("no_such_room", f"no room {room_id!r}", CLOSE_NO_ROOM)
+        conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
+        await _until_closed(ws)
+        await conn.finish()
         return
     sockets: SocketIndex = ws.app.state.sockets
     for old in sockets.add(conn):
-        await old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
-                         "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
-    room.connect(conn)
+        old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
+                   "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
+    room.connect(conn)  # queues the current state at once
     try:
-        await conn.send(room.message_for(conn))  # the current state at once
-        while True:
+        while not conn.closed:
             await _serve_one(room, conn, await _receive(ws))
     except WebSocketDisconnect:
         pass
     finally:
         room.disconnect(conn)
         sockets.discard(conn)
+        await conn.finish()
+
+
+async def _until_closed(ws: WebSocket) -> None:
+    """Let the queued refusal go out: wait for the client to go (or the close to be sent)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(_receive(ws), 5.0)
 
 
 def _admitting_room(ws: WebSocket, room_id: str, player_id: str,
@@ -123,7 +134,8 @@ async def _authenticate(ws: WebSocket) -> tuple[SocketConnection, str | None] | 
         log.warning("websocket authentication: storage unavailable: %r", exc)
         await refuse(ws, outage.CODE, outage.MESSAGE, CLOSE_TRY_LATER)
         return None
-    conn = SocketConnection(ws, player.id, player.name, token_hash(parsed.token))
+    conn = SocketConnection(ws, player.id, player.name, token_hash(parsed.token),
+                            SocketLimits.from_settings(ws.app.state.settings))
     return conn, parsed.invite
 
 
@@ -131,23 +143,23 @@ async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> No
     try:
         msg = messages.parse(raw)  # bounded by the size limit, so cheap enough to do first
     except messages.BadMessage as exc:
-        await conn.send(exc.reply() if conn.allow() else _rate_limited(exc.client_id))
+        conn.send(exc.reply() if conn.allow() else _rate_limited(exc.client_id))
         return
     if not conn.allow():  # refused, not applied: the action's id lets the client retry it
         client_id = msg.client_id if isinstance(msg, messages.ActionMessage) else None
-        await conn.send(_rate_limited(client_id))
+        conn.send(_rate_limited(client_id))
         return
     if isinstance(msg, messages.ActionMessage):
-        await conn.send(await room.act(conn.player_id, msg.client_id, msg.action))
+        conn.send(await room.act(conn.player_id, msg.client_id, msg.action))
     elif isinstance(msg, messages.Chat):
         try:
             await room.chat(conn.player_id, conn.name, msg.text)
         except RoomError as exc:
-            await conn.send(error(exc.code, exc.message))
+            conn.send(error(exc.code, exc.message))
     elif isinstance(msg, messages.Ping):
-        await conn.send({"type": "pong"})
+        conn.send({"type": "pong"})
     else:
-        await conn.send(error("already_authenticated", "this connection is already authenticated"))
+        conn.send(error("already_authenticated", "this connection is already authenticated"))
 
 
 def _rate_limited(client_id: Any) -> dict[str, Any]:

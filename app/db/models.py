@@ -166,6 +166,7 @@ class Room(Base):
         CheckConstraint("stake >= 0", name="stake_nonnegative"),
         CheckConstraint("buy_in >= 0", name="buy_in_nonnegative"),
         CheckConstraint("turn_seconds >= 0", name="turn_seconds_nonnegative"),
+        CheckConstraint("grace_seconds >= 0", name="grace_seconds_nonnegative"),
     )
 
     id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
@@ -176,6 +177,9 @@ class Room(Base):
     stake: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     buy_in: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     turn_seconds: Mapped[int] = mapped_column(Integer)
+    # Without a turn timer: how long a disconnected player's seat waits for them before a
+    # computer player stands in.
+    grace_seconds: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     # Spectators (connected without a seat) may chat only where the host allowed it.
     spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False,

@@ -10,11 +10,14 @@ from app.engine.errors import InvalidDeal, RuleError
 from app.engine.games import match_rules
 from app.engine.rules import GameRules
 
-from .room import Room, RoomError, RoomTiming
+from .errors import RoomError
+from .room import Room
+from .scheduler import RoomTiming
 from .store import MatchStore, RoomRecord
 
 MAX_TURN_SECONDS = 600
 MAX_STAKE = 1_000_000
+MAX_GRACE_SECONDS = 3600
 
 
 class RoomRegistry:
@@ -26,7 +29,7 @@ class RoomRegistry:
     async def create(self, host_id: str, host_name: str, game: str, options: dict[str, Any],
                      seats: int, stake: int, buy_in: int, turn_seconds: int, private: bool,
                      deals: list[dict[str, Any]] | None = None,
-                     spectator_chat: bool = False) -> Room:
+                     spectator_chat: bool = False, grace_seconds: int = 60) -> Room:
         """Validate the host's choices with the engine, persist the room, seat the host."""
         if deals is not None and (stake or buy_in):
             raise RoomError("deals_not_allowed", "stacked deals are for free play only: a room "
@@ -41,11 +44,14 @@ class RoomRegistry:
             raise RoomError("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
         if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
             raise RoomError("bad_turn_seconds", f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
+        if not 0 <= grace_seconds <= MAX_GRACE_SECONDS:
+            raise RoomError("bad_grace_seconds",
+                            f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
         record = RoomRecord(id=secrets.token_hex(8), host_id=host_id, game=game,
                             options=options, seats=seats, stake=stake, buy_in=buy_in,
                             turn_seconds=turn_seconds, private=private,
                             invite_code=secrets.token_urlsafe(9), deals=deals,
-                            spectator_chat=spectator_chat)
+                            spectator_chat=spectator_chat, grace_seconds=grace_seconds)
         await self.store.save_room(record)
         room = Room(record, self.store, self.timing)
         try:
@@ -68,6 +74,10 @@ class RoomRegistry:
             if room.record.invite_code == code:
                 return room
         raise RoomError("no_such_room", "that invite code does not open any room")
+
+    def stalled(self) -> list[str]:
+        """Rooms whose own next move is overdue (for the health check)."""
+        return [r.id for r in self.rooms.values() if r.stalled()]
 
     def lobby(self) -> list[dict[str, Any]]:
         """Listed rooms that are open or playing, newest first."""

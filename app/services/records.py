@@ -29,6 +29,7 @@ class RoomRecord:
     private: bool
     invite_code: str
     spectator_chat: bool = False  # spectators (no seat) may chat too
+    grace_seconds: int = 60  # no turn timer: a computer player stands in for one gone this long
     status: str = "waiting"
     match_id: str | None = None
     taken: list[SeatRecord] = field(default_factory=list)
@@ -51,3 +52,4 @@ class LiveMatch:
     match_id: str
     hands: list[HandRecord]
     recorded_hands: int
+    chat: list[dict[str, Any]] = field(default_factory=list)  # recent lines, oldest first

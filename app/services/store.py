@@ -110,35 +110,75 @@ class SqlMatchStore:
             return [await _record(s, r) for r in rooms]
 
     async def live_matches(self) -> list[LiveMatch]:
-        out = []
+        """Every playing room with its match log so far, read in a few queries for all rooms
+        at once (a restart rebuilds hundreds of rooms)."""
         async with self.sessions() as s:
-            rooms = (await s.scalars(select(Room).where(Room.status == "playing"))).all()
-            for room in rooms:
-                if room.match_id is None:
-                    continue
-                hands = (await s.scalars(select(MatchHand).where(
-                    MatchHand.match_id == room.match_id).order_by(MatchHand.hand_no))).all()
-                actions = (await s.scalars(select(MatchAction).where(
-                    MatchAction.match_id == room.match_id)
-                    .order_by(MatchAction.hand_no, MatchAction.seq))).all()
-                recorded = await s.scalar(select(func.count()).select_from(HandResult).where(
-                    HandResult.match_id == room.match_id))
-                records = [HandRecord(h.hand_no, h.dealer, h.deal, [
-                    (a.seat, a.action, None if a.client_id is None else orjson.loads(a.client_id))
-                    for a in actions if a.hand_no == h.hand_no and a.seat is not None])
-                    for h in hands]
-                out.append(LiveMatch(await _record(s, room), room.match_id, records,
-                                     int(recorded or 0)))
+            rooms = (await s.scalars(select(Room).where(
+                Room.status == "playing", Room.match_id.is_not(None)))).all()
+            if not rooms:
+                return []
+            match_ids = [r.match_id for r in rooms]
+            room_ids = [r.id for r in rooms]
+            seats = _grouped(await s.scalars(select(RoomSeat).where(
+                RoomSeat.room_id.in_(room_ids)).order_by(RoomSeat.room_id, RoomSeat.seat)),
+                lambda x: x.room_id)
+            hands = _grouped(await s.scalars(select(MatchHand).where(
+                MatchHand.match_id.in_(match_ids)).order_by(MatchHand.match_id,
+                                                            MatchHand.hand_no)),
+                lambda h: h.match_id)
+            actions = _grouped(await s.execute(
+                select(MatchAction.match_id, MatchAction.hand_no, MatchAction.seat,
+                       MatchAction.action, MatchAction.client_id)
+                .where(MatchAction.match_id.in_(match_ids), MatchAction.seat.is_not(None))
+                .order_by(MatchAction.match_id, MatchAction.hand_no, MatchAction.seq)),
+                lambda a: (a.match_id, a.hand_no))
+            counts = await s.execute(
+                select(HandResult.match_id, func.count()).where(
+                    HandResult.match_id.in_(match_ids)).group_by(HandResult.match_id))
+            recorded = {match_id: count for match_id, count in counts}
+            chat = _grouped(await s.execute(_recent_chat(room_ids)), lambda c: c.room_id)
+        out = []
+        for room in rooms:
+            assert room.match_id is not None  # noqa: S101 - selected above
+            records = [HandRecord(h.hand_no, h.dealer, h.deal, [
+                (a.seat, a.action, None if a.client_id is None else orjson.loads(a.client_id))
+                for a in actions.get((room.match_id, h.hand_no), [])])
+                for h in hands.get(room.match_id, [])]
+            lines = [{"type": "chat", "seat": c.seat, "name": c.name, "text": c.text}
+                     for c in reversed(chat.get(room.id, []))]
+            out.append(LiveMatch(_room_record(room, seats.get(room.id, [])), room.match_id,
+                                 records, int(recorded.get(room.match_id, 0)), lines))
         return out
+
+
+RECENT_CHAT = 50
+
+
+def _recent_chat(room_ids: list[str]) -> Any:
+    """The last ``RECENT_CHAT`` chat lines of each room, newest first."""
+    ranked = select(ChatMessage.room_id, ChatMessage.seat, ChatMessage.name, ChatMessage.text,
+                    ChatMessage.created_at, func.row_number().over(
+                        partition_by=ChatMessage.room_id,
+                        order_by=(ChatMessage.created_at.desc(), ChatMessage.id.desc()),
+                    ).label("rank")).where(ChatMessage.room_id.in_(room_ids)).subquery()
+    return select(ranked).where(ranked.c.rank <= RECENT_CHAT).order_by(
+        ranked.c.room_id, ranked.c.rank)
+
+
+def _grouped(rows: Any, key: Any) -> dict[Any, list[Any]]:
+    out: dict[Any, list[Any]] = {}
+    for row in rows:
+        out.setdefault(key(row), []).append(row)
+    return out
 
 
 async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
     row = await s.get(Room, room.id)
     values = {"host_id": room.host_id, "game": room.game, "options": room.options,
               "seats": room.seats, "stake": room.stake, "buy_in": room.buy_in,
-              "turn_seconds": room.turn_seconds, "private": room.private,
-              "spectator_chat": room.spectator_chat, "invite_code": room.invite_code,
-              "status": room.status,
+              "turn_seconds": room.turn_seconds, "grace_seconds": room.grace_seconds,
+              "private": room.private, "spectator_chat": room.spectator_chat,
+              "invite_code": room.invite_code, "status": room.status,
               "match_id": room.match_id, "dev_deals": room.deals}
     if row is None:
         s.add(Room(id=room.id, **values))
@@ -155,10 +195,14 @@ async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
 async def _record(s: AsyncSession, room: Room) -> RoomRecord:
     seats = (await s.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id)
                              .order_by(RoomSeat.seat))).all()
+    return _room_record(room, list(seats))
+
+
+def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
     return RoomRecord(
         id=room.id, host_id=room.host_id, game=room.game, options=room.options,
         seats=room.seats, stake=room.stake, buy_in=room.buy_in,
-        turn_seconds=room.turn_seconds, private=room.private,
+        turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds, private=room.private,
         invite_code=room.invite_code or "", spectator_chat=room.spectator_chat,
         status=room.status, match_id=room.match_id,
         taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],

@@ -1,0 +1,24 @@
+"""What a room refuses, and how a refusal travels to the client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# An error message never carries more than this much of what the client sent (issue 9: a
+# refusal must not echo 16 KB of input back, nor keep it in memory).
+MAX_MESSAGE = 200
+
+
+class RoomError(Exception):
+    """A request the room refuses; ``code`` travels to the client unchanged."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def error_reply(client_id: str | int | None, code: str, message: str) -> dict[str, Any]:
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE - 1] + "…"
+    return {"type": "error", "id": client_id, "code": code, "message": message}

@@ -1,0 +1,172 @@
+"""The room's clock: what the room does by itself, and when.
+
+After every change the room asks the scheduler to ``replan``: it works out the turn's deadline
+(per turn, fixed when the turn starts, so the state that starts a turn already carries it) and
+arms, under the room's supervisor, whatever the new state needs: the next deal, the end of a
+Call Rummy window, a computer player's move, the turn timer, a stand-in for a player who is away
+or gone past the grace period, or the end of a match nobody plays any more.
+
+Server moves never use client ids, so no client can pre-empt them. A player who times out twice
+in a row is *away*: a computer player plays for them until they act again.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from app.engine.state import Phase, State
+
+from .connections import ConnectionSet
+from .seating import Seating
+from .supervisor import Supervisor
+
+AWAY_AFTER_TIMEOUTS = 2
+# Phases after which the room deals: between hands, and before the first hand of a match that a
+# restart found started but not yet dealt (start_match and record_deal are two transactions).
+DEALS_NEXT = (Phase.HAND_OVER, Phase.DEAL)
+
+
+@dataclass(frozen=True)
+class RoomTiming:
+    """Delays of the room's own moves, in seconds (tests make them short)."""
+
+    call_grace: float = 3.0
+    bot_delay: float = 0.6
+    next_hand: float = 3.0
+    abandon: float = 600.0  # no human connected this long: the match is abandoned
+
+
+class Driver(Protocol):
+    """What the scheduler asks the room to do; each checks that ``seq`` is still current."""
+
+    async def record_results(self, seq: int) -> None: ...
+
+    async def deal(self, seq: int) -> None: ...
+
+    async def end_window(self, seq: int) -> None: ...
+
+    async def computer_call(self, seat: int, seq: int) -> None: ...
+
+    async def server_move(self, seat: int, seq: int, timed_out: bool) -> None: ...
+
+    async def abandon(self) -> None: ...
+
+
+class Scheduler:
+    def __init__(self, driver: Driver, seating: Seating, connections: ConnectionSet,
+                 timing: RoomTiming, grace_seconds: float, supervisor: Supervisor) -> None:
+        self.driver = driver
+        self.seating = seating
+        self.connections = connections
+        self.timing = timing
+        self.grace = grace_seconds
+        self.jobs = supervisor
+        self.deadline: float | None = None  # the turn's, in epoch seconds (shown to clients)
+        self.away: set[int] = set()
+        self._turn: tuple[int, int, int] | None = None
+        self._timeouts: dict[int, int] = {}
+        self._counted: set[tuple[int, int, int]] = set()  # turns that already timed out
+        self._gone_since: dict[int, float] = {}
+
+    # --- presence -------------------------------------------------------------------------
+
+    def presence(self, players: int) -> list[str]:
+        out = []
+        for seat in range(players):
+            player = self.seating.player_at(seat)
+            if player is None:
+                out.append("connected")
+            elif seat in self.away:
+                out.append("away")
+            else:
+                out.append("connected" if self.connections.present(player) else "disconnected")
+        return out
+
+    def seen(self, seat: int | None) -> None:
+        """The seat's player connected: no stand-in after the grace period."""
+        if seat is not None:
+            self._gone_since.pop(seat, None)
+
+    def gone(self, seat: int | None) -> None:
+        if seat is not None:
+            self._gone_since.setdefault(seat, time.monotonic())
+
+    def acted(self, seat: int) -> None:
+        """The seat's player sent an action: back from away."""
+        self._timeouts.pop(seat, None)
+        self.away.discard(seat)
+
+    def timed_out(self, seat: int) -> None:
+        """The timer moved for the seat; a turn counts once however many moves it took."""
+        if self._turn is None or self._turn in self._counted:
+            return
+        self._counted = {self._turn}
+        self._timeouts[seat] = self._timeouts.get(seat, 0) + 1
+        if self._timeouts[seat] >= AWAY_AFTER_TIMEOUTS:
+            self.away.add(seat)
+
+    # --- planning -------------------------------------------------------------------------
+
+    def replan(self, st: State | None, playing: bool, turn_seconds: int) -> None:
+        """Arm what ``st`` needs (replacing what the previous state needed)."""
+        self.jobs.cancel_all(keep=frozenset({"abandon"}))
+        self._plan_abandon(playing)
+        if st is None or not playing:
+            self.deadline = None
+            return
+        if st.hand_over or st.phase in DEALS_NEXT:
+            self.deadline = None
+            if st.hand_over:
+                self.jobs.run("results", 0.0, lambda: self.driver.record_results(st.seq))
+            if not st.game_over:
+                self.jobs.run("deal", self.timing.next_hand, lambda: self.driver.deal(st.seq))
+            return
+        if st.phase is Phase.CALL:
+            self._plan_window(st)
+        self._plan_turn(st, turn_seconds)
+
+    def _plan_window(self, st: State) -> None:
+        grace = self.timing.call_grace
+        self.jobs.run("window", grace, lambda: self.driver.end_window(st.seq))
+        for seat in range(st.players):
+            if self.seating.is_bot(seat) and st.call is not None and seat != st.call.discarder:
+                self.jobs.run(f"call:{seat}", min(self.timing.bot_delay, grace / 2),
+                              functools.partial(self.driver.computer_call, seat, st.seq))
+
+    def _plan_turn(self, st: State, turn_seconds: int) -> None:
+        seat = st.turn
+        if seat is None:
+            self.deadline = None
+            return
+        turn = (st.hand_no, seat, st.turns[seat] if st.turns else 0)
+        if turn != self._turn:
+            self._turn = turn
+            self.deadline = time.time() + turn_seconds if turn_seconds > 0 else None
+        if self._stand_in_plays(seat, turn_seconds):
+            self.jobs.run("computer", self.timing.bot_delay,
+                          lambda: self.driver.server_move(seat, st.seq, False))
+        elif self.deadline is not None:
+            self.jobs.run("timer", max(0.0, self.deadline - time.time()),
+                          lambda: self.driver.server_move(seat, st.seq, True))
+        elif seat in self._gone_since:  # no turn timer: the grace period for a player gone
+            left = self._gone_since[seat] + self.grace - time.monotonic()
+            self.jobs.run("grace", max(0.0, left),
+                          lambda: self.driver.server_move(seat, st.seq, False))
+
+    def _stand_in_plays(self, seat: int, turn_seconds: int) -> bool:
+        if self.seating.is_bot(seat) or seat in self.away:
+            return True
+        gone = self._gone_since.get(seat)
+        return (turn_seconds == 0 and gone is not None
+                and time.monotonic() - gone >= self.grace)
+
+    def _plan_abandon(self, playing: bool) -> None:
+        """A match with no human connected for ``timing.abandon`` seconds is abandoned."""
+        anyone = any(self.connections.present(p) for p in self.seating.humans())
+        if not playing or anyone:
+            self.jobs.cancel("abandon")
+        elif not self.jobs.pending("abandon"):
+            self.jobs.run("abandon", self.timing.abandon, self.driver.abandon)

@@ -1,0 +1,140 @@
+"""The room's seats and its host: who sits where, who may see the room, who may act.
+
+A player who leaves during a match keeps the seat's record (its escrow returns to them at the
+end) but a computer player takes it over for good: ``acting_seat`` no longer finds them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from app.services.errors import ServiceError
+
+from .errors import RoomError
+from .store import MatchStore, RoomRecord, SeatRecord
+
+STAND_IN = "sensible"  # the computer player that takes over a seat
+
+
+class Seating:
+    def __init__(self, record: RoomRecord, store: MatchStore) -> None:
+        self.record = record
+        self.store = store
+        self.seats: list[SeatRecord | None] = [None] * record.seats
+        for seat in record.taken:
+            self.seats[seat.seat] = seat
+
+    def acting_seat(self, player_id: str) -> int | None:
+        """The seat ``player_id`` plays (None if they have none, or left it)."""
+        return next((s.seat for s in self.seats
+                     if s is not None and s.player_id == player_id and not s.bot), None)
+
+    def is_bot(self, seat: int) -> bool:
+        record = self.seats[seat]
+        return record is None or bool(record.bot)
+
+    def player_at(self, seat: int) -> str | None:
+        """The human who plays ``seat`` (None for a computer player)."""
+        record = self.seats[seat]
+        return None if record is None or record.bot else record.player_id
+
+    def humans(self) -> list[str]:
+        return [s.player_id for s in self.seats if s is not None and s.player_id and not s.bot]
+
+    def full(self) -> bool:
+        return all(s is not None for s in self.seats)
+
+    def admits(self, player_id: str, invite: str | None) -> bool:
+        """Whether the player may see this room: any room that is not private; a private one
+        with a seat, as its host, or with its invite code."""
+        if not self.record.private or player_id == self.record.host_id:
+            return True
+        if any(s is not None and s.player_id == player_id for s in self.seats):
+            return True
+        code = self.record.invite_code
+        return bool(invite and code) and secrets.compare_digest(str(invite).encode(),
+                                                                code.encode())
+
+    def check_host(self, player_id: str) -> None:
+        if player_id != self.record.host_id:
+            raise RoomError("not_host", "only the host can do that")
+
+    def check_waiting(self) -> None:
+        if self.record.status != "waiting":
+            raise RoomError("room_started", "the match has already started")
+
+    async def join(self, player_id: str, name: str) -> int:
+        current = self.acting_seat(player_id)
+        if current is not None:
+            return current
+        self.check_waiting()
+        seat = self._free_seat()
+        await self._sit(SeatRecord(seat, player_id, None, name))
+        return seat
+
+    async def add_bots(self, player_id: str, count: int) -> list[int]:
+        self.check_host(player_id)
+        self.check_waiting()
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if count < 1 or count > len(free):
+            raise RoomError("bad_count", f"there are {len(free)} free seats")
+        for seat in free[:count]:
+            await self._sit(SeatRecord(seat, None, STAND_IN, f"Bot {seat + 1}"))
+        return free[:count]
+
+    async def leave(self, player_id: str) -> int:
+        """Stand up before the match, or hand the seat to a computer player during it."""
+        seat = self.acting_seat(player_id)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat in this room")
+        record = self.seats[seat]
+        assert record is not None  # noqa: S101 - acting_seat found it
+        if self.record.status == "waiting":
+            await self.store.stand(self.record, record)
+            self.seats[seat] = None
+            self._sync_taken()
+            await self._close_if_deserted()
+        else:
+            record.bot = STAND_IN
+            await self.store.save_room(self.record)
+        return seat
+
+    async def _close_if_deserted(self) -> None:
+        """A waiting room with no human left closes: its computer players stand up, and it
+        leaves the lobby; while humans remain, the first of them becomes the host."""
+        humans = self.humans()
+        if humans:
+            if self.acting_seat(self.record.host_id) is None:
+                self.record.host_id = humans[0]
+                await self.store.save_room(self.record)
+            return
+        for i, seat in enumerate(self.seats):
+            if seat is not None:
+                await self.store.stand(self.record, seat)
+                self.seats[i] = None
+        self._sync_taken()
+        self.record.status = "closed"
+        await self.store.save_room(self.record)
+
+    async def _sit(self, record: SeatRecord) -> None:
+        try:
+            await self.store.sit(self.record, record)
+        except ServiceError as exc:
+            raise RoomError(exc.code, exc.message) from None
+        self.seats[record.seat] = record
+        self._sync_taken()
+
+    def _sync_taken(self) -> None:
+        self.record.taken = [s for s in self.seats if s is not None]
+
+    def _free_seat(self) -> int:
+        for i, seat in enumerate(self.seats):
+            if seat is None:
+                return i
+        raise RoomError("room_full", "every seat is taken")
+
+    def players(self) -> list[dict[str, Any] | None]:
+        return [None if s is None else {"seat": s.seat, "name": s.name, "bot": s.bot,
+                                        "player_id": s.player_id}
+                for s in self.seats]

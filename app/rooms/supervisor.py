@@ -1,0 +1,98 @@
+"""Runs a room's own jobs (deals, computer moves, the turn clock, windows) so none dies unseen.
+
+A job that fails because storage is unavailable is retried with backoff until it succeeds, the
+room no longer needs it, or it is cancelled: every room resumes by itself once the database is
+back. Any other failure is logged with its traceback and retried the same way (a room must not
+freeze on one bad moment). ``overdue`` tells the health check about jobs that should have run by
+now and did not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from app.services import outage
+
+log = logging.getLogger(__name__)
+
+FIRST_RETRY = 0.25
+LAST_RETRY = 4.0
+# How late a job may be before the room counts as stalled (a storage retry in progress is late).
+STALL_SLACK = 5.0
+
+Job = Callable[[], Coroutine[Any, Any, Any]]
+
+
+class Supervisor:
+    def __init__(self, room_id: str) -> None:
+        self.room_id = room_id
+        self.failures = 0
+        self._tasks: dict[str, asyncio.Task[Any]] = {}
+        self._due: dict[str, float] = {}
+
+    def run(self, name: str, delay: float, job: Job) -> None:
+        """Run ``job`` after ``delay`` seconds, replacing any pending job of the same name."""
+        self.cancel(name)
+        self._due[name] = time.monotonic() + delay
+        task = asyncio.get_running_loop().create_task(self._guard(name, delay, job))
+        self._tasks[name] = task
+        task.add_done_callback(functools.partial(self._forget, name))
+
+    def cancel(self, name: str) -> None:
+        task = self._tasks.pop(name, None)
+        self._due.pop(name, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def cancel_all(self, keep: frozenset[str] = frozenset()) -> None:
+        for name in list(self._tasks):
+            if name not in keep:
+                self.cancel(name)
+
+    def pending(self, name: str) -> bool:
+        return name in self._tasks
+
+    def overdue(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        return any(due + STALL_SLACK < now for due in self._due.values())
+
+    async def close(self) -> None:
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        self._due.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    def _forget(self, name: str, task: asyncio.Task[Any]) -> None:
+        if self._tasks.get(name) is task:
+            del self._tasks[name]
+            self._due.pop(name, None)
+
+    async def _guard(self, name: str, delay: float, job: Job) -> None:
+        await asyncio.sleep(delay)
+        backoff = FIRST_RETRY
+        while True:
+            try:
+                await job()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.failures += 1
+                if not outage.is_storage_outage(exc):
+                    log.exception("room %s: job %s failed; retry in %.2f s", self.room_id, name,
+                                  backoff)
+                else:
+                    log.warning("room %s: job %s waits for storage (%r); retry in %.2f s",
+                                self.room_id, name, exc, backoff)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, LAST_RETRY)
