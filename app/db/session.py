@@ -27,7 +27,7 @@ PG_CONNECT_TIMEOUT_SECONDS = 5
 PG_POOL_TIMEOUT_SECONDS = 10
 # The match log writer's concurrent commits (app.services.logwriter), and the pool: those
 # connections plus SQLAlchemy's default five for requests and the rooms' other writes.
-PG_LOG_COMMITS = 3
+PG_LOG_COMMITS = 2
 PG_POOL_SIZE = PG_LOG_COMMITS + 5
 
 
