@@ -18,6 +18,8 @@ Guarantees:
   recovery succeeds.
 - Per match, rows commit in the order of the `append` calls: a match with rows in a commit in
   flight waits for that commit before its next rows are taken.
+- A caller cancelled before its row is taken into a commit withdraws the row; once taken, the
+  row is committed all the same.
 - `close` refuses new appends and returns once everything queued is committed (or failed).
 """
 

@@ -125,7 +125,7 @@ async def test_appends_of_one_match_commit_in_call_order(
     match, the commits hold the rows in the order of the calls."""
     match_ids = await _matches(engine, 3)
     commits = Commits(engine)
-    writer = LogWriter(engine, max_batch=7)
+    writer = LogWriter(engine, commits=3, max_batch=7)  # on SQLite too: they queue for the lock
     calls = [(m, seq) for seq in range(40) for m in match_ids]
     tasks = []
     for i, (match_id, seq) in enumerate(calls):
@@ -204,6 +204,21 @@ async def test_close_commits_what_is_queued_then_refuses(
         assert [seq for _, seq, _ in await _logged(reader, match_id)] == list(range(30))
     with pytest.raises(LogWriterClosed):
         await writer.append(match_ids[0], 0, 30, 0, _action(match_ids[0], 30), None)
+
+
+async def test_an_append_cancelled_before_its_commit_is_withdrawn(
+        engine: AsyncEngine, reader: AsyncEngine) -> None:
+    kept, withdrawn = await _matches(engine, 2)
+    writer = LogWriter(engine)
+    tasks = [asyncio.create_task(writer.append(m, 0, 0, 0, _action(m, 0), None))
+             for m in (kept, withdrawn)]
+    await asyncio.sleep(0)  # both queued, no commit taken yet
+    tasks[1].cancel()
+    await writer.close()
+
+    assert tasks[0].result() is None and tasks[1].cancelled()
+    assert [seq for _, seq, _ in await _logged(reader, kept)] == [0]
+    assert await _logged(reader, withdrawn) == []
 
 
 @pytest.mark.postgres
