@@ -20,6 +20,7 @@ from app.rooms.registry import RoomRegistry
 from app.rooms.scheduler import RoomTiming
 from app.services import ledger
 from app.services.errors import ServiceError
+from app.services.logwriter import LogWriter
 from app.services.store import SqlMatchStore
 from app.services.throttle import Limits, make_throttle
 from app.settings import Settings, get_settings
@@ -42,8 +43,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                         bot_delay=settings.bot_delay_seconds,
                         next_hand=settings.next_hand_seconds,
                         abandon=settings.abandon_seconds)
+    log_writer = LogWriter(engine)
     app.state.sessions = sessions
-    app.state.registry = RoomRegistry(SqlMatchStore(sessions), timing)
+    app.state.registry = RoomRegistry(SqlMatchStore(sessions, log_writer), timing)
     app.state.throttle = make_throttle(settings)
     app.state.limits = Limits.from_settings(settings)
     app.state.sockets = SocketIndex(settings.max_sockets_per_player)
@@ -52,6 +54,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         await app.state.registry.close()
+        await log_writer.close()  # what the rooms appended is committed before the engine goes
         await app.state.throttle.close()
         await engine.dispose()
 

@@ -25,6 +25,10 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 # time to open a connection, and to wait for one from the pool.
 PG_CONNECT_TIMEOUT_SECONDS = 5
 PG_POOL_TIMEOUT_SECONDS = 10
+# The match log writer's concurrent commits (app.services.logwriter), and the pool: those
+# connections plus SQLAlchemy's default five for requests and the rooms' other writes.
+PG_LOG_COMMITS = 2
+PG_POOL_SIZE = PG_LOG_COMMITS + 5
 
 
 def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
@@ -42,7 +46,9 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
         engine = create_async_engine(parsed, **kwargs)
         _configure_sqlite(engine)
         return engine
-    kwargs.setdefault("pool_pre_ping", True)
+    # No ping per checkout (a round trip each time): a connection that died is found by its
+    # first failure, which invalidates the whole pool, so later checkouts connect afresh.
+    kwargs.setdefault("pool_size", PG_POOL_SIZE)
     kwargs.setdefault("pool_timeout", PG_POOL_TIMEOUT_SECONDS)
     kwargs.setdefault("connect_args", {"timeout": PG_CONNECT_TIMEOUT_SECONDS})
     return create_async_engine(parsed, **kwargs)

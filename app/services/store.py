@@ -1,5 +1,6 @@
-"""The rooms' durable storage over SQL: one transaction per call (the ``MatchStore`` protocol
-of ``app.rooms.store``, satisfied structurally: this module never imports the rooms)."""
+"""The rooms' durable storage over SQL: one transaction per call, except the match log's
+appends, which the process's `LogWriter` group-commits (the ``MatchStore`` protocol of
+``app.rooms.store``, satisfied structurally: this module never imports the rooms)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,14 @@ from app.db.models import (
     RoomSeat,
 )
 from app.services import ledger
+from app.services.logwriter import LogWriter
 from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
 
 
 class SqlMatchStore:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], log: LogWriter) -> None:
         self.sessions = sessions
+        self.log = log
 
     async def save_room(self, room: RoomRecord) -> None:
         async with self.sessions() as s, s.begin():
@@ -67,10 +70,9 @@ class SqlMatchStore:
 
     async def append_action(self, match_id: str, hand_no: int, seq: int, seat: int,
                             action: dict[str, Any], client_id: str | int | None) -> None:
+        """Durable once this returns (the log writer's commit that holds it succeeded)."""
         encoded = None if client_id is None else orjson.dumps(client_id).decode()
-        async with self.sessions() as s, s.begin():
-            s.add(MatchAction(match_id=match_id, hand_no=hand_no, seq=seq, seat=seat,
-                              action=action, client_id=encoded))
+        await self.log.append(match_id, hand_no, seq, seat, action, encoded)
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
                           result: dict[str, Any]) -> None:

@@ -1,0 +1,168 @@
+"""The match log's writer: every room's action appends, group-committed.
+
+One `LogWriter` per process. An append joins a queue; a commit takes everything queued (at most
+`MAX_BATCH` rows) and inserts it in one transaction (SQLAlchemy Core, one executemany), so a
+busy server pays one round trip and one fsync for many actions instead of one per action. While
+commits are in flight new appends queue up for the next one; up to `commits` run at once (one on
+SQLite, whose file has a single writer), so one commit's fsync does not hold up every room.
+
+Guarantees:
+- `append` returns only after the transaction holding its row committed: never an
+  acknowledgement before the row is durable. It raises what that commit raised (an outage stays
+  recognisable by `app.services.outage.is_storage_outage`).
+- A batch that fails for a reason other than an outage is retried row by row, so only a bad row
+  (a repeated (match, hand, seq), say) fails its own append.
+- A connection found dead (PostgreSQL restarted since it was pooled, or lost during the commit)
+  is replaced and the batch tried once more, skipping any row that the lost commit did store:
+  pooled connections are not pinged before use, so this is how the first commit after a
+  recovery succeeds.
+- Per match, rows commit in the order of the `append` calls: a match with rows in a commit in
+  flight waits for that commit before its next rows are taken.
+- A caller cancelled before its row is taken into a commit withdraws the row; once taken, the
+  row is committed all the same.
+- `close` refuses new appends and returns once everything queued is committed (or failed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.models import MatchAction, new_id
+from app.db.session import PG_LOG_COMMITS
+from app.services.outage import is_storage_outage
+
+MAX_BATCH = 500  # rows per transaction: bounds a commit's time and its statement's size
+
+_TABLE = MatchAction.metadata.tables[MatchAction.__tablename__]
+_INSERT = insert(_TABLE)
+
+
+class LogWriterClosed(RuntimeError):
+    """An append after `close`: the server is shutting down."""
+
+
+@dataclass(slots=True)
+class _Append:
+    row: dict[str, Any]
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future())
+
+    @property
+    def match_id(self) -> str:
+        return str(self.row["match_id"])
+
+
+class LogWriter:
+    def __init__(self, engine: AsyncEngine, commits: int | None = None,
+                 max_batch: int = MAX_BATCH) -> None:
+        self.engine = engine
+        self.commits = commits or (1 if engine.dialect.name == "sqlite" else PG_LOG_COMMITS)
+        self.max_batch = max_batch
+        self._queue: deque[_Append] = deque()
+        self._busy: set[str] = set()  # matches with rows in a commit in flight
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._scheduled = False
+        self._closed = False
+
+    async def append(self, match_id: str, hand_no: int, seq: int, seat: int | None,
+                     action: dict[str, Any], client_id: str | None) -> None:
+        """Store one row of `match_actions`; returns once it is committed."""
+        if self._closed:
+            raise LogWriterClosed("the match log writer is closed")
+        pending = _Append({"id": new_id(), "match_id": match_id, "hand_no": hand_no,
+                           "seq": seq, "seat": seat, "action": action, "client_id": client_id})
+        self._queue.append(pending)
+        if not self._scheduled:  # after the current tick: appends made in it share the commit
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._dispatch)
+        await pending.done
+
+    async def close(self) -> None:
+        """Refuse new appends; return when every queued one is committed or has failed."""
+        self._closed = True
+        while self._queue or self._tasks:
+            self._dispatch()
+            if self._tasks:
+                await asyncio.wait(set(self._tasks))
+
+    def _dispatch(self) -> None:
+        """Start commits while connections are free and rows wait."""
+        self._scheduled = False
+        while len(self._tasks) < self.commits and self._queue:
+            batch = self._take()
+            if not batch:
+                return
+            self._busy.update(p.match_id for p in batch)
+            task = asyncio.create_task(self._commit(batch))
+            self._tasks.add(task)
+            task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._dispatch()
+
+    def _take(self) -> list[_Append]:
+        """The next batch in queue order, leaving the rows of matches with a commit in flight
+        (and abandoning those whose caller was cancelled before they were taken)."""
+        batch: list[_Append] = []
+        left: deque[_Append] = deque()
+        while self._queue and len(batch) < self.max_batch:
+            pending = self._queue.popleft()
+            if pending.done.cancelled():
+                continue
+            (left if pending.match_id in self._busy else batch).append(pending)
+        left.extend(self._queue)
+        self._queue = left
+        return batch
+
+    async def _commit(self, batch: list[_Append]) -> None:
+        try:
+            error = await self._store(batch)
+            if error is None or len(batch) == 1 or is_storage_outage(error):
+                for pending in batch:
+                    _settle(pending, error)
+            else:  # one bad row fails only its own append
+                for pending in batch:
+                    _settle(pending, await self._store([pending]))
+        finally:
+            for pending in batch:
+                if not pending.done.done():  # this task was cancelled (the loop is closing)
+                    pending.done.cancel()
+            self._busy.difference_update(p.match_id for p in batch)
+
+    async def _store(self, batch: list[_Append]) -> Exception | None:
+        """Insert the rows in one transaction; the error, or None once committed."""
+        rows = [pending.row for pending in batch]
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(_INSERT, rows)
+            return None
+        except Exception as exc:
+            if not (isinstance(exc, DBAPIError) and exc.connection_invalidated):
+                return exc
+        try:  # a dead connection, now discarded: once more on a new one
+            async with self.engine.begin() as connection:
+                stored = set((await connection.scalars(
+                    select(_TABLE.c.id).where(_TABLE.c.id.in_([r["id"] for r in rows])))).all())
+                missing = [row for row in rows if row["id"] not in stored]
+                if missing:
+                    await connection.execute(_INSERT, missing)
+            return None
+        except Exception as exc:
+            return exc
+
+
+def _settle(pending: _Append, error: Exception | None) -> None:
+    if pending.done.done():  # its caller was cancelled while the row was being committed
+        return
+    if error is None:
+        pending.done.set_result(None)
+    else:
+        pending.done.set_exception(error)
