@@ -19,7 +19,8 @@ import pytest
 from app.engine.cards import standard_pack
 from app.engine.deal import shuffled_deal
 from app.engine.games import match_rules
-from app.engine.replay import InvalidMatchLog, replay_steps, run_replay
+from app.engine.matchlog import InvalidMatchLog
+from app.engine.replay import replay_steps, run_replay
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
