@@ -367,7 +367,7 @@ def test_replay_output_is_plain_json_for_every_scoring() -> None:
         rules = match_rules(game, {}, players)
         bots = [make_bot("sensible", seat) for seat in range(players)]
         _, log = play_match(rules, bots, seed=5, max_hands=1)
-        out = run_replay(orjson.loads(orjson.dumps(log)))
+        out = run_replay(orjson.loads(orjson.dumps(log.to_json())))
         assert out["ok"], (game, out["rejected"])
         assert orjson.loads(orjson.dumps(out))["totals"] == out["totals"]
 
