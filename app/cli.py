@@ -172,7 +172,8 @@ def _read_log(path: str) -> Any:
 
 def replay(path: str) -> int:
     """Replay a match log; exit 0 with the result, or 1 if it is not a valid match log."""
-    from app.engine.replay import InvalidMatchLog, run_replay
+    from app.engine.matchlog import InvalidMatchLog
+    from app.engine.replay import run_replay
 
     try:
         log = _read_log(path)

@@ -28,8 +28,8 @@ def game_figures(game: str, seconds: float = SECONDS_PER_GAME) -> dict[str, floa
     while time.perf_counter() - start < seconds:
         bots = [make_bot("sensible", seed * 10 + s) for s in range(players)]
         _, log = play_match(rules, bots, seed, max_hands=4)
-        hands += len(log["hands"])
-        actions += sum(len(h["actions"]) for h in log["hands"])
+        hands += len(log.hands)
+        actions += sum(len(h.actions) for h in log.hands)
         seed += 1
     elapsed = time.perf_counter() - start
     return {"players": players, "hands": hands, "hands_per_s": hands / elapsed,

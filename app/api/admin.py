@@ -14,7 +14,8 @@ from fastapi import APIRouter, Query
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
-from app.engine.replay import InvalidMatchLog, replay_steps
+from app.engine.matchlog import InvalidMatchLog
+from app.engine.replay import replay_steps
 from app.services import audit, matches
 
 from .deps import AdminPlayer, SessionDep, http_error

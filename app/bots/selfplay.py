@@ -2,8 +2,10 @@
 
 Every action goes through ``bot.choose(player_view(state, seat), rules)`` (and, in an open Call
 Rummy window, ``bot.maybe_call`` for every seat but the discarder, clockwise from the
-discarder's left) and then ``apply``; the match log (PROTOCOL.md §4) replays with
-``app.engine.replay.run_replay``. Pure: deals come from ``random.Random(seed * 1000 + hand)``.
+discarder's left), is parsed once and applied; each hand is dealt by ``deal_hand`` from the
+:class:`~app.engine.matchlog.HandLog` it is logged as, so the :class:`MatchLog` returned folds
+(``app.engine.matchlog.fold``) to the state the bots reached. Pure: deals come from
+``random.Random(seed * 1000 + hand)``.
 """
 
 from __future__ import annotations
@@ -12,16 +14,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.engine.actions import parse_action
 from app.engine.deal import shuffled_deal
 from app.engine.errors import RuleError
-from app.engine.game import (
-    apply,
-    can_start_hand,
-    close_call_window,
-    new_match,
-    next_dealer,
-    start_hand,
-)
+from app.engine.game import apply, can_start_hand, new_match, next_dealer
+from app.engine.matchlog import HandLog, LoggedAction, MatchLog, deal_hand, settle_calls
 from app.engine.rules import GameRules
 from app.engine.state import Phase, State
 from app.engine.views import player_view
@@ -50,16 +47,17 @@ class _Match:
         self.observe = observe
         self.max_actions = max_actions
         self.st = new_match(rules)
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[LoggedAction] = []
 
     def act(self, seat: int, action: dict[str, Any], context: str) -> None:
         before = self.st
         try:
-            self.st, _ = apply(before, seat, action)
+            parsed = parse_action(action)
+            self.st, _ = apply(before, seat, parsed)
         except RuleError as exc:
             raise BotRejected(f"{type(self.bots[seat]).__name__} at seat {seat}: {action} "
                               f"rejected ({exc.code}: {exc.message}); {context}") from exc
-        self.actions.append({"seat": seat, "action": action})
+        self.actions.append(LoggedAction(seat, parsed))
         if self.observe is not None:
             self.observe(before, seat, action, self.st)
 
@@ -75,11 +73,10 @@ class _Match:
             call = self.bots[seat].maybe_call(player_view(self.st, seat), self.rules)
             if call is not None:
                 self.act(seat, call, context)
-        if self.st.call is not None and self.st.call.calls:
-            before = self.st
-            self.st, _ = close_call_window(before)
-            if self.observe is not None:
-                self.observe(before, None, None, self.st)
+        before = self.st
+        self.st, events = settle_calls(before)
+        if events and self.observe is not None:
+            self.observe(before, None, None, self.st)
 
     def play_hand(self, context: str) -> None:
         while not self.st.hand_over:
@@ -98,20 +95,19 @@ class _Match:
 
 def play_match(rules: GameRules, bots: Sequence[Bot], seed: int, max_hands: int,
                observe: Observer | None = None,
-               max_actions: int = MAX_ACTIONS_PER_HAND) -> tuple[State, dict[str, Any]]:
+               max_actions: int = MAX_ACTIONS_PER_HAND) -> tuple[State, MatchLog]:
     """Play up to ``max_hands`` hands (fewer if the game ends); return the state and its log."""
     match = _Match(rules, bots, observe, max_actions)
-    log: dict[str, Any] = {"game": rules.key, "options": rules.options.model_dump(
-        exclude_defaults=True), "players": rules.players, "hands": []}
+    hands: list[HandLog] = []
+    options = rules.options.model_dump(exclude_defaults=True)
     for h in range(max_hands):
         if not can_start_hand(match.st):
             break
         dealer = next_dealer(match.st)
-        deal = shuffled_deal(rules, dealer, random.Random(seed * 1000 + h))
-        match.st = start_hand(match.st, deal, dealer)
+        hand = HandLog(dealer, shuffled_deal(rules, dealer, random.Random(seed * 1000 + h)))
+        match.st = deal_hand(match.st, hand, h)
         match.actions = []
-        log["hands"].append({"dealer": dealer, "deal": deal.to_json(),
-                             "actions": match.actions})
-        match.play_hand(f"game={rules.key} options={log['options']} "
-                        f"players={rules.players} seed={seed} hand={h}")
-    return match.st, log
+        match.play_hand(f"game={rules.key} options={options} players={rules.players} "
+                        f"seed={seed} hand={h}")
+        hands.append(HandLog(hand.dealer, hand.deal, tuple(match.actions)))
+    return match.st, MatchLog.of(rules, tuple(hands))

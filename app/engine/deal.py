@@ -64,6 +64,17 @@ def shuffled_deal(rules: GameRules, dealer: int, rng: Shuffler) -> Deal:
 
 def stacked_deal(rules: GameRules, dealer: int, raw: object) -> Deal:
     """Check a ``deal`` object of a match log: exactly the game's pack, dealt the game's way."""
+    deal = parse_deal(rules, raw)
+    check_deal_sizes(rules, dealer, deal)
+    return deal
+
+
+def parse_deal(rules: GameRules, raw: object) -> Deal:
+    """A ``deal`` object as a :class:`Deal`: card codes, the upcard, exactly the game's pack.
+
+    The hand sizes depend on the dealer (``first_player_extra``), which a match log may leave to
+    the game's rule: :func:`check_deal_sizes` checks them once the dealer is known.
+    """
     if not isinstance(raw, dict):
         raise InvalidDeal("bad_deal", "deal must be an object with hands, stock and discard")
     try:
@@ -77,10 +88,8 @@ def stacked_deal(rules: GameRules, dealer: int, raw: object) -> Deal:
         raise InvalidDeal("bad_deal", f"deal needs hands (card lists) and stock: {exc}") from None
     except MalformedAction as exc:
         raise InvalidDeal("bad_deal", f"deal: {exc.message}") from None
-    sizes = deal_sizes(rules, dealer)
-    if [len(h) for h in parsed] != sizes:
-        raise InvalidDeal("bad_deal", f"hands must hold {sizes} cards with dealer {dealer}, "
-                          f"not {[len(h) for h in parsed]}")
+    if len(parsed) != rules.players:
+        raise InvalidDeal("bad_deal", f"hands must list {rules.players} hands, not {len(parsed)}")
     if len(discard) != (1 if rules.game.upcard else 0):
         raise InvalidDeal("bad_deal", "the discard pile must hold exactly the upcard"
                           if rules.game.upcard else "this game has no upcard")
@@ -88,3 +97,11 @@ def stacked_deal(rules: GameRules, dealer: int, raw: object) -> Deal:
     if not same_cards(everything, pack_for(rules)):
         raise InvalidDeal("bad_deal", "the deal is not exactly the game's pack")
     return Deal(tuple(tuple(h) for h in parsed), tuple(stock), tuple(discard))
+
+
+def check_deal_sizes(rules: GameRules, dealer: int, deal: Deal) -> None:
+    """Each seat holds what the game deals it when ``dealer`` deals (GEN-6)."""
+    sizes = deal_sizes(rules, dealer)
+    if [len(h) for h in deal.hands] != sizes:
+        raise InvalidDeal("bad_deal", f"hands must hold {sizes} cards with dealer {dealer}, "
+                          f"not {[len(h) for h in deal.hands]}")

@@ -84,8 +84,14 @@ def start_hand(st: State, deal: Deal, dealer: int) -> State:
     return new
 
 
-def apply(st: State, seat: int, action: object) -> tuple[State, Events]:
-    """Apply ``action`` for ``seat``; return the new state and its events, or raise."""
+def apply(st: State, seat: int, action: Action | object) -> tuple[State, Events]:
+    """Apply ``action`` for ``seat``; return the new state and its events, or raise.
+
+    ``action`` is a parsed :data:`Action` (used as it is) or its JSON (parsed here). In an open
+    Call Rummy window an action that is not a call first closes the window on the copy
+    (OPT-CALL-4: the winning call comes first, and so do its events); if the action is then
+    refused, nothing changed and the window is still open.
+    """
     act = parse_action(action)
     if not isinstance(seat, int) or not 0 <= seat < st.players:
         raise IllegalAction("bad_seat", f"no seat {seat!r} in a {st.players}-player game")
@@ -96,12 +102,12 @@ def apply(st: State, seat: int, action: object) -> tuple[State, Events]:
     return new, events
 
 
-def check(st: State, seat: int, action: object) -> None:
+def check(st: State, seat: int, action: Action | object) -> None:
     """Raise the :class:`RuleError` that ``apply`` would raise; return None if legal."""
     apply(st, seat, action)
 
 
-def is_legal(st: State, seat: int, action: object) -> bool:
+def is_legal(st: State, seat: int, action: Action | object) -> bool:
     try:
         apply(st, seat, action)
     except RuleError:
@@ -110,7 +116,8 @@ def is_legal(st: State, seat: int, action: object) -> bool:
 
 
 def close_call_window(st: State) -> tuple[State, Events]:
-    """OPT-CALL-4: close an open window now (a live room does this after its grace period)."""
+    """OPT-CALL-4: close an open window now (a live room does this when its grace period ends
+    with no action; ``apply`` closes it by itself before any action that is not a call)."""
     new = st.copy()
     events: Events = []
     if new.phase is Phase.CALL:
@@ -126,9 +133,9 @@ def _dispatch(st: State, seat: int, act: Action, events: Events) -> None:
     if act.type == "call_rummy":
         calls.call(st, seat, act, events)  # type: ignore[arg-type]
         return
-    if st.phase is Phase.CALL:
-        calls.close_window(st, events)  # PROTOCOL §4: the winning call comes first
-        if st.hand_over:
+    if st.phase is Phase.CALL:  # OPT-CALL-4: the next action closes the window first
+        calls.close_window(st, events)
+        if st.hand_over:  # OPT-CALL-6: the winning call went out
             raise IllegalAction("hand_over", "the hand ended with a Rummy call")
     if seat != st.turn:
         raise IllegalAction("not_your_turn", f"it is seat {st.turn}'s turn, not seat {seat}'s")

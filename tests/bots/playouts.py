@@ -11,6 +11,7 @@ from app.bots import make_bot
 from app.bots.selfplay import play_match
 from app.engine.deal import pack_for
 from app.engine.games import match_rules
+from app.engine.matchlog import MatchLog, final_state
 from app.engine.replay import run_replay
 from app.engine.state import State
 
@@ -26,9 +27,13 @@ def conserved(st: State, pack: Counter[str]) -> bool:
     return cards == pack
 
 
-def check_replay(st: State, log: dict[str, Any], context: str) -> None:
-    """The recorded match log (through JSON) replays to the same hand results and totals."""
-    out = run_replay(json.loads(json.dumps(log)))
+def check_replay(st: State, log: MatchLog, context: str) -> None:
+    """The recorded match log prints to JSON and parses back equal, folds to exactly the state
+    the bots reached, and replays (through JSON) to the same hand results and totals."""
+    text = json.dumps(log.to_json())
+    assert MatchLog.parse(json.loads(text)) == log, f"log does not round-trip: {context}"
+    assert final_state(log).to_json() == st.to_json(), f"the fold differs from play: {context}"
+    out = run_replay(json.loads(text))
     assert out["ok"], f"replay rejected {out['rejected']}: {context}"
     played = [{"ended": True, "winner": r.winner, "reason": r.reason, "scores": list(r.scores)}
               for r in st.results]
@@ -57,11 +62,11 @@ def play_config(game: str, options: dict[str, Any], players: int, kinds: tuple[s
 
         st, log = play_match(rules, bots, seed, min(MAX_HANDS_PER_MATCH, quota - hands),
                              observe)
-        assert len(st.results) == len(log["hands"]), f"a hand did not end: {context}"
+        assert len(st.results) == len(log.hands), f"a hand did not end: {context}"
         check_replay(st, log, context)
-        hands += len(log["hands"])
+        hands += len(log.hands)
         reasons.update(r.reason for r in st.results)
-        actions += sum(len(h["actions"]) for h in log["hands"])
+        actions += sum(len(h.actions) for h in log.hands)
         seed += 1
     return {"hands": hands, "actions": actions, "reasons": dict(reasons),
             "seconds": time.perf_counter() - start}

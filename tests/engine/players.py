@@ -6,8 +6,9 @@ face-up discard it could take would allow): it never reads another seat's hand, 
 anything else of the state. So whatever it does is legal by construction, and a playout
 exercises exactly the moves the engine itself proposes.
 
-:func:`play_match` plays a whole match with that player and records it as a PROTOCOL.md §4 match
-log (``dealer``, ``deal`` and ``actions`` per hand), ready for ``run_replay``.
+:func:`play_match` plays a whole match with that player and records it as a
+:class:`~app.engine.matchlog.MatchLog`: each hand is dealt by ``deal_hand`` from the ``HandLog``
+it is logged as, so the log folds to the state the player reached.
 """
 
 from __future__ import annotations
@@ -20,15 +21,9 @@ from app.engine.actions import Action
 from app.engine.cards import rank_of
 from app.engine.deal import shuffled_deal
 from app.engine.errors import RuleError
-from app.engine.game import (
-    apply,
-    can_start_hand,
-    close_call_window,
-    new_match,
-    next_dealer,
-    start_hand,
-)
+from app.engine.game import apply, can_start_hand, new_match, next_dealer
 from app.engine.games import match_rules
+from app.engine.matchlog import HandLog, LoggedAction, MatchLog, deal_hand, settle_calls
 from app.engine.moves import legal_actions
 from app.engine.state import State
 
@@ -141,24 +136,25 @@ def _calls(state: State, seat: int) -> list[Action]:
 
 
 def play_match(game: str, options: dict[str, Any], players: int, seed: int, max_hands: int,
-               observe: Observer | None = None) -> tuple[State, dict[str, Any]]:
+               observe: Observer | None = None) -> tuple[State, MatchLog]:
     """Play up to ``max_hands`` hands (fewer if the game ends); return the state and match log.
 
     Hand ``h`` is dealt by ``shuffled_deal(rules, dealer, random.Random(seed * 1000 + h))``.
     In a Call Rummy window every seat but the discarder, clockwise from the discarder's left,
-    may call (when ``legal_actions`` offers a call); then the next player acts. Raises
-    AssertionError if a hand runs over ``MAX_ACTIONS_PER_HAND`` actions or gets stuck.
+    may call (when ``legal_actions`` offers a call); then the window closes as a live room's
+    grace period ends (``settle_calls``) and the next player acts. Raises AssertionError if a
+    hand runs over ``MAX_ACTIONS_PER_HAND`` actions or gets stuck.
     """
     rng = random.Random(seed)
     rules = match_rules(game, options, players)
     st = new_match(rules)
-    log: dict[str, Any] = {"game": game, "options": options, "players": players, "hands": []}
+    hands: list[HandLog] = []
 
-    def act(seat: int, action: Action, actions: list[dict[str, Any]]) -> None:
+    def act(seat: int, action: Action, actions: list[LoggedAction]) -> None:
         nonlocal st
         before = st
         st, events = apply(st, seat, action)
-        actions.append({"seat": seat, "action": action.to_json()})
+        actions.append(LoggedAction(seat, action))
         if observe is not None:
             observe(before, seat, action, st, events)
 
@@ -166,10 +162,9 @@ def play_match(game: str, options: dict[str, Any], players: int, seed: int, max_
         if not can_start_hand(st):
             break
         dealer = next_dealer(st)
-        deal = shuffled_deal(rules, dealer, random.Random(seed * 1000 + h))
-        st = start_hand(st, deal, dealer)
-        actions: list[dict[str, Any]] = []
-        log["hands"].append({"dealer": dealer, "deal": deal.to_json(), "actions": actions})
+        hand = HandLog(dealer, shuffled_deal(rules, dealer, random.Random(seed * 1000 + h)))
+        st = deal_hand(st, hand, h)
+        actions: list[LoggedAction] = []
         called_on = -1  # seq at which the current call window got its round of calls
         while not st.hand_over:
             assert len(actions) <= MAX_ACTIONS_PER_HAND, (
@@ -183,13 +178,11 @@ def play_match(game: str, options: dict[str, Any], players: int, seed: int, max_
                     if calls and rng.random() < CALL_PROBABILITY:
                         act(caller, rng.choice(calls), actions)
                 called_on = st.seq
-            if st.phase.value == "call" and st.call is not None and st.call.calls:
-                # The grace period ends as a live room's does (OPT-CALL-4): the winning call
-                # is applied now; the log replays it the same way (the next action, or the
-                # end of the hand's actions, closes the window).
-                st, _ = close_call_window(st)
-                if st.hand_over:
-                    break
+            # The grace period ends (OPT-CALL-4): a winning call is applied now; the log's fold
+            # applies it the same way (the next action, or the end of the hand's actions).
+            st, _ = settle_calls(st)
+            if st.hand_over:
+                break
             seat = st.turn
             assert seat is not None, f"no seat to act in phase {st.phase.value}"
             action = choose(st, seat, rng)
@@ -197,4 +190,5 @@ def play_match(game: str, options: dict[str, Any], players: int, seed: int, max_
                 f"seat {seat} has no legal action in phase {st.phase.value} (hand {h}, "
                 f"game={game} options={options} players={players} seed={seed})")
             act(seat, action, actions)
-    return st, log
+        hands.append(HandLog(dealer, hand.deal, tuple(actions)))
+    return st, MatchLog.of(rules, tuple(hands))

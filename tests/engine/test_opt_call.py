@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.engine.actions import parse_action
 from app.engine.cards import standard_pack
 from app.engine.game import apply, close_call_window
 from app.engine.replay import run_replay
@@ -217,6 +218,52 @@ def test_opt_call_4_out_of_turn_draw_does_not_close_the_window() -> None:
     """OPT-CALL-4: an action refused (seat 0 drawing out of turn) leaves the window open."""
     st = act(after_callable_discard(), 0, call(0, "3C"))
     rejected(st, 0, DRAW, "not_your_turn")
+
+
+def test_opt_call_4_refused_action_in_an_open_window_changes_nothing() -> None:
+    """OPT-CALL-4, GEN-7: ``apply`` closes the window only on its copy; seat 2's discard before
+    drawing is refused, the state is equal to what it was and seat 0's call is still pending."""
+    st = act(after_callable_discard(), 0, call(0, "3C"))
+    before = st.copy()
+    rejected(st, 2, discard("4S"), "must_draw_first")
+    rejected(st, 2, {"type": "meld", "melds": [["6C", "7C", "8C"]]}, "must_draw_first")
+    assert st == before
+    assert st.phase is Phase.CALL and st.call is not None and list(st.call.calls) == [0]
+    assert st.discard[-1] == "5H" and len(st.melds[0].cards) == 3
+    st = act(st, 2, DRAW)  # a legal draw then closes it with the call
+    assert st.hands[0] == ["AH", "6S", "7D", "8S", "JC", "QS"] and st.discard[-1] == "3C"
+
+
+def test_opt_call_4_6_draw_after_a_going_out_call_is_refused_and_changes_nothing() -> None:
+    """OPT-CALL-4/6: seat 2's call goes out; his own draw would close the window and find the
+    hand over, so it is refused (``hand_over``) with the window still open; closing it at the
+    end of the grace period then ends the hand."""
+    st = act(late(), 2, call(0, "4S"))
+    before = st.copy()
+    rejected(st, 2, DRAW, "hand_over")
+    assert st == before and st.phase is Phase.CALL and st.results == []
+    st, events = close_call_window(st)
+    assert [e["type"] for e in events] == ["rummy_call", "hand_over"]
+    assert st.results[-1].winner == 2
+
+
+def test_opt_call_4_the_close_comes_first_in_the_events() -> None:
+    """OPT-CALL-4, PROTOCOL §4: the winning call is applied before the draw that closes the
+    window, and its event comes before the draw's."""
+    st = act(after_callable_discard(), 0, call(0, "3C"))
+    _, events = apply(st, 2, TAKE)
+    assert [e["type"] for e in events] == ["rummy_call", "draw"]
+    assert events[1]["card"] == "3C"  # seat 2 took the caller's discard
+
+
+def test_opt_call_apply_takes_a_parsed_action() -> None:
+    """PROTOCOL §3: ``apply`` takes a parsed action as it is; the result is the JSON's."""
+    st = after_callable_discard()
+    for action in (call(0, "3C"), DRAW):
+        parsed = parse_action(action)
+        a, a_events = apply(st, 0 if parsed.type == "call_rummy" else 2, parsed)
+        b, b_events = apply(st, 0 if parsed.type == "call_rummy" else 2, action)
+        assert a == b and a_events == b_events
 
 
 # --- OPT-CALL-5: competing calls ---------------------------------------------------------

@@ -14,7 +14,8 @@ import pytest
 from app.engine.errors import InvalidOptions, RuleError
 from app.engine.game import next_dealer
 from app.engine.games import match_rules
-from app.engine.replay import InvalidMatchLog, run_replay
+from app.engine.matchlog import InvalidMatchLog
+from app.engine.replay import run_replay
 from app.engine.state import Phase, State
 from tests.engine.helpers import act, rejected, stacked
 

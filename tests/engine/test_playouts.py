@@ -7,7 +7,8 @@ its kind (``form_meld`` accepts it as listed), ``seq`` grows by one, the turn pa
 after a discard that does not end the hand (and stays put after any other action), and a hand
 that ends says why (``went_out`` or ``blocked``). On a sample of states every action that
 ``legal_actions`` offers (sent as JSON) is accepted by ``check``. At the end of each match, the
-recorded match log, round-tripped through JSON, replays (``run_replay``) to the same results.
+recorded match log folds to exactly the state the player reached, and, round-tripped through
+JSON, replays (``run_replay``) to the same results.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from app.engine.actions import Action
 from app.engine.deal import pack_for
 from app.engine.errors import RuleError
 from app.engine.game import check
+from app.engine.matchlog import MatchLog, final_state
 from app.engine.melds import form_meld
 from app.engine.moves import legal_actions
 from app.engine.replay import run_replay
@@ -123,8 +125,9 @@ class Invariants:
                 check(before, before.turn, json.loads(json.dumps(legal.to_json())))
 
 
-def _replay_matches(st: State, log: dict[str, Any], context: str) -> None:
-    out = run_replay(json.loads(json.dumps(log)))
+def _replay_matches(st: State, log: MatchLog, context: str) -> None:
+    assert final_state(log).to_json() == st.to_json(), f"the fold differs from play: {context}"
+    out = run_replay(json.loads(json.dumps(log.to_json())))
     assert out["ok"], f"replay rejected {out['rejected']}: {context}"
     assert out["totals"] == st.totals, f"{context}"
     assert out["game_over"] == st.game_over, context
@@ -149,9 +152,9 @@ def test_playouts(index: int, options: dict[str, Any], players: int, quota: int)
             raise
         except Exception as exc:  # an engine crash: say which playout
             raise AssertionError(f"engine raised {exc!r}: {context}") from exc
-        assert len(st.results) == len(log["hands"]), f"a hand did not end: {context}"
+        assert len(st.results) == len(log.hands), f"a hand did not end: {context}"
         _replay_matches(st, log, context)
-        hands += len(log["hands"])
+        hands += len(log.hands)
         seed += 1
     HANDS_PLAYED[COMBOS[index][0]] = hands
 

@@ -19,7 +19,8 @@ import pytest
 from app.engine.cards import standard_pack
 from app.engine.deal import shuffled_deal
 from app.engine.games import match_rules
-from app.engine.replay import InvalidMatchLog, replay_steps, run_replay
+from app.engine.matchlog import InvalidMatchLog
+from app.engine.replay import replay_steps, run_replay
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
@@ -366,7 +367,7 @@ def test_replay_output_is_plain_json_for_every_scoring() -> None:
         rules = match_rules(game, {}, players)
         bots = [make_bot("sensible", seat) for seat in range(players)]
         _, log = play_match(rules, bots, seed=5, max_hands=1)
-        out = run_replay(orjson.loads(orjson.dumps(log)))
+        out = run_replay(orjson.loads(orjson.dumps(log.to_json())))
         assert out["ok"], (game, out["rejected"])
         assert orjson.loads(orjson.dumps(out))["totals"] == out["totals"]
 

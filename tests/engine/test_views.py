@@ -123,6 +123,6 @@ def test_views_never_leak(options: dict[str, Any], players: int, seeds: range) -
     for seed in seeds:
         checks = LeakChecks(f"seed={seed} options={options} players={players}")
         _, log = play_match("standard", options, players, seed, 4, checks)
-        hands += len(log["hands"])
+        hands += len(log.hands)
         assert checks.views > 0
     assert hands >= len(seeds)
