@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import matchlog
 from .game import new_match
 from .matchlog import MatchLog, fold
 from .state import State
@@ -44,12 +43,6 @@ def replay_steps(log: object) -> list[dict[str, Any]]:
             out["error"] = {"code": step.error.code, "message": step.error.message}
         steps.append(out)
     return steps
-
-
-def settle_calls(st: State) -> State:
-    """The state with a called window closed (``matchlog.settle_calls``), for a room's
-    recovery that does not fold a :class:`MatchLog` yet."""
-    return matchlog.settle_calls(st)[0]
 
 
 def hand_summary(st: State, h: int) -> dict[str, Any]:

@@ -152,8 +152,19 @@ class Room:
             except Exception as exc:
                 return _storage_refusal(self.id, client_id, exc)
             if events:
+                await self._record_if_over()
                 self._changed(events)
         return reply
+
+    async def _record_if_over(self) -> None:
+        """A hand that just ended is recorded (and settled) before anyone is shown its end; if
+        storage fails now, the scheduler's ``results`` job keeps trying."""
+        st = self.runner.state
+        if st is not None and st.hand_over:
+            try:
+                await self.runner.record_results()
+            except Exception as exc:
+                log.warning("room %s: the hand's result waits for storage: %r", self.id, exc)
 
     async def _wait_for_call_window(self) -> None:
         """Hold a turn's first move while a Call Rummy window is open (OPT-CALL-4)."""
@@ -213,7 +224,9 @@ class Room:
         async with self.lock:
             st = self.runner.state
             if self._current(seq) and st is not None and st.phase is Phase.CALL:
-                self._changed(self.runner.close_window())
+                events = self.runner.close_window()
+                await self._record_if_over()
+                self._changed(events)
 
     async def computer_call(self, seat: int, seq: int) -> None:
         st = self.runner.state
@@ -252,6 +265,7 @@ class Room:
                 return True
             reply, events = await self.runner.apply(seat, action, None, None)
             if events:
+                await self._record_if_over()
                 self._changed(events)
             return bool(reply["type"] == "ack")
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from app.engine.actions import Action
-from app.engine.deal import shuffled_deal, stacked_deal
+from app.engine.actions import Action, parse_action
+from app.engine.deal import parse_deal, shuffled_deal, stacked_deal
 from app.engine.errors import RuleError
 from app.engine.game import apply, close_call_window, new_match, next_dealer, start_hand
-from app.engine.replay import hand_summary, settle_calls
+from app.engine.matchlog import HandLog, LoggedAction, MatchLog, fold
+from app.engine.replay import hand_summary
 from app.engine.rules import GameRules
-from app.engine.state import Phase, State
+from app.engine.state import State
 
 from .errors import error_reply
 from .replies import Key, Replies
@@ -78,11 +79,8 @@ class MatchRunner:
         st = self.state
         if st is None or self.record.match_id is None:
             return error_reply(client_id, "no_match", "the match has not started"), []
-        judged = st
-        if st.phase is Phase.CALL and action.type != "call_rummy":
-            judged, _ = close_call_window(st)  # OPT-CALL-4, on a copy: a refusal changes nothing
-        try:
-            new, events = apply(judged, seat, action)
+        try:  # the engine closes an open Call Rummy window itself, on its copy (OPT-CALL-4)
+            new, events = apply(st, seat, action)
         except RuleError as exc:
             reply = error_reply(client_id, exc.code, exc.message)
             if key is not None:
@@ -131,27 +129,38 @@ class MatchRunner:
         self.record.status = "closed"
 
     def restore(self, live: LiveMatch, owner: dict[int, str]) -> Events:
-        """Rebuild the match from its log (after a restart), with the replies of its client
-        ids; ``owner`` maps a seat to the player who acts for it. Returns the recent events."""
+        """Rebuild the match by folding its log (after a restart), with the replies of its
+        client ids; ``owner`` maps a seat to the player who acts for it. Returns the events of
+        the hand in play (what a reconnecting client is shown)."""
         st = new_match(self.rules)
         events: Events = []
-        for hand in live.hands:
-            st = start_hand(st, stacked_deal(self.rules, hand.dealer, hand.deal), hand.dealer)
-            events = [{"type": "deal", "hand_no": hand.hand_no}]
-            self.replies.new_hand(hand.hand_no)
-            for seat, action, client_id in hand.actions:
-                if st.phase is Phase.CALL and action["type"] != "call_rummy":
-                    st, _ = close_call_window(st)
-                st, step = apply(st, seat, action)
-                events.append({"type": "action", "seat": seat, "action": action})
-                events.extend(step)
-                if client_id is not None and seat in owner:
-                    self.replies.acked((owner[seat], client_id), hand.hand_no,
-                                       {"type": "ack", "id": client_id, "seq": st.seq})
-            self.hand_seq = len(hand.actions)
-            st = settle_calls(st)
+        for step in fold(_match_log(self.rules, live)):
+            if step.error is not None:  # a log this server wrote never holds one
+                raise step.error
+            st = step.state
+            if step.entry is None:
+                events = [{"type": "deal", "hand_no": step.hand}]
+                self.replies.new_hand(step.hand)
+                continue
+            events.append({"type": "action", "seat": step.entry.seat,
+                           "action": step.entry.action_json()})
+            events.extend(step.events)
+            client_id = step.entry.client_id
+            if client_id is not None and step.entry.seat in owner:
+                self.replies.acked((owner[step.entry.seat], client_id), step.hand,
+                                   {"type": "ack", "id": client_id, "seq": st.seq})
         self.state = st
+        self.hand_seq = len(live.hands[-1].actions) if live.hands else 0
         self.recorded_hands = live.recorded_hands
         self.record.status = "playing"
         self.record.match_id = live.match_id
         return events
+
+
+def _match_log(rules: GameRules, live: LiveMatch) -> MatchLog:
+    return MatchLog.of(rules, tuple(
+        HandLog(hand.dealer, parse_deal(rules, hand.deal), tuple(
+            LoggedAction(seat, parse_action(action),
+                         {} if client_id is None else {"client_id": client_id})
+            for seat, action, client_id in hand.actions))
+        for hand in live.hands))

@@ -80,7 +80,8 @@ async def test_health_says_whether_stacked_deals_are_allowed(
                                                        "stalled_rooms": []}
     async with http_client(production.base_url) as prod:
         assert await call(prod, "GET", "/api/health") == {"status": "ok",
-                                                         "dev_stacked_decks": False}
+                                                         "dev_stacked_decks": False,
+                                                         "stalled_rooms": []}
 
 
 async def test_stacked_deals_need_the_development_setting(production: Hall) -> None:
