@@ -14,10 +14,10 @@ pause between hands, raised guest and socket limits, and prints a table per mode
   times; latency counts from the intended time. p50/p99/max and the rate achieved.
 - ``idle`` (10,000 sockets): authenticated sockets spread over guest accounts (``--per-account``
   each, within the account cap) seated in started rooms; the server's RSS growth per socket.
-- ``restart`` (500 rooms): rooms of a guest and three computer players, a few turns played,
-  then SIGKILL and a new start: the time until the server answers and until the lobby lists
-  every room as playing again (and any restore figure ``/api/health`` gives), next to the
-  time an empty server takes to start on the same database.
+- ``restart`` (500 rooms): rooms of a guest and three computer players who have played their
+  first turns (the guest is to play), then SIGKILL and a new start: the time until the server
+  answers and until the lobby lists every room as playing again (and any restore figure
+  ``/api/health`` gives), next to the time an empty server takes to start on the same database.
 
 The machine's load average is printed with each run: other work on it shows in the figures.
 """
@@ -328,17 +328,18 @@ def idle(args: argparse.Namespace, url: str, workdir: Path) -> None:
     print("target: 10,000 sockets at <= 20 KiB each")
 
 
-async def play_a_turn(process: Process, plan: Plan) -> bool:
-    """The room's guest plays one turn (draw, discard) and waits for its next turn."""
+async def guest_turns(process: Process, plan: Plan, turns: int) -> bool:
+    """The room's guest plays `turns` turns (draw, discard) once its turn comes, then waits
+    for its turn again (the computer players have moved); whether every action was acked."""
     table = Table()
-    member = await table.join(process.ws(plan[0]), plan[1][0])
+    await table.join(process.ws(plan[0]), plan[1][0])
     try:
-        for _ in range(2):
-            actor, view = await table.actor()
+        for _ in range(2 * turns):
+            actor, view = await table.actor(STARTUP_TIMEOUT)
             if (await actor.act(view, actor.next_action(view)))["type"] != "ack":
                 return False
-        await table.actor()
-        return member is not None
+        await table.actor(STARTUP_TIMEOUT)
+        return True
     finally:
         await table.close()
 
@@ -357,22 +358,20 @@ async def lobby_playing(base: str, ids: set[str]) -> float:
 
 
 def restart(args: argparse.Namespace, url: str, workdir: Path) -> None:
-    print(f"restart: {args.rooms} live rooms (a guest and three computer players, a few turns "
-          "played), SIGKILL, start again")
+    print(f"restart: {args.rooms} live rooms (a guest and three computer players who have "
+          "played their first turns), SIGKILL, start again")
     with running(["-m", "app", "serve"], server_env(url), workdir / "server.log") as server:
         server.stop()
         empty = server.start()  # for reference: a start with nothing to restore
         plans = run(server_plans(server, args.rooms, 4, bots=3))
-        played = run(gather_limited([play_a_turn(server, p) for p in plans], 32))
-        if not all(played):
-            raise SystemExit("a room did not play its turn before the restart")
+        run(gather_limited([guest_turns(server, p, 0) for p in plans], CONNECT_CONCURRENCY))
         server.kill()
         began = time.perf_counter()
         answered = server.start()
         playing = run(lobby_playing(server.base, {room for room, _ in plans}))
         live = time.perf_counter() - began
         health = httpx.get(f"{server.base}/api/health", trust_env=False).json()
-        checked = run(gather_limited([play_a_turn(server, p) for p in plans[:5]], 5))
+        checked = run(gather_limited([guest_turns(server, p, 1) for p in plans[:5]], 5))
     restore = ", ".join(f"{k} {v}" for k, v in health.items() if "restor" in k) or "not reported"
     print("| rooms | empty start s | health answers s | all rooms playing s "
           "| health's restore figure |")
@@ -401,6 +400,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sockets", type=int, default=10_000, help="idle: sockets to open")
     parser.add_argument("--per-account", type=int, default=50,
                         help="idle: sockets per guest account (the server's cap is set to it)")
+    parser.add_argument("--logs", type=Path,
+                        help="a folder to keep the servers' logs in (default: deleted)")
     parser.add_argument("--postgres", default=POSTGRES,
                         help=f"a database on the PostgreSQL server to use (default {POSTGRES})")
     args = parser.parse_args(argv)
@@ -416,7 +417,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"load average {load_average()} (1, 5, 15 min) on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(prefix="rummy-bench-") as folder, \
             database(args.postgres) as url:
-        MODES[args.mode](args, url, Path(folder))
+        logs = args.logs or Path(folder)
+        logs.mkdir(parents=True, exist_ok=True)
+        MODES[args.mode](args, url, logs)
     print(f"load average {load_average()} at the end")
 
 

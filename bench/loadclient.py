@@ -132,8 +132,9 @@ class Table:
             await asyncio.wait_for(self.changed.wait(), REPLY_TIMEOUT)
         return member
 
-    async def actor(self) -> tuple[Member, dict[str, Any]]:
-        """The member whose turn it is, with the view it acts on (waits for one)."""
+    async def actor(self, patience: float = STALL_TIMEOUT) -> tuple[Member, dict[str, Any]]:
+        """The member whose turn it is, with the view it acts on (waits up to `patience`
+        seconds for one)."""
         while True:
             self.changed.clear()
             for member in self.members:
@@ -141,7 +142,7 @@ class Table:
                     return member, view
             if all(member.closed for member in self.members):
                 raise Closed("every socket of the room is closed")
-            await asyncio.wait_for(self.changed.wait(), STALL_TIMEOUT)
+            await asyncio.wait_for(self.changed.wait(), patience)
 
     async def close(self) -> None:
         await asyncio.gather(*(member.close() for member in self.members))
