@@ -1,0 +1,78 @@
+"""`python -m bench.load` runs from the repository in every mode and prints its figures.
+
+A smoke test at tiny sizes, not a timed test: each mode runs as a subprocess against the test
+PostgreSQL server and each printed figure must parse and be positive.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests import pg
+from tests.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.postgres
+
+
+def bench(*args: str) -> str:
+    postgres = pg.require_postgres().render_as_string(hide_password=False)
+    done = subprocess.run(  # noqa: S603 - our interpreter, fixed argv
+        [sys.executable, "-m", "bench.load", *args, "--postgres", postgres], cwd=REPO_ROOT,
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def table(output: str) -> list[dict[str, str]]:
+    """The rows of the printed markdown table, by column name."""
+    lines = [line for line in output.splitlines() if line.startswith("|")]
+    names = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    return [dict(zip(names, (cell.strip() for cell in line.strip("|").split("|")), strict=True))
+            for line in lines[2:]]
+
+
+def positive(text: str) -> float:
+    value = float(text)
+    assert value > 0, text
+    return value
+
+
+def test_closed_loop_measures_the_server_and_the_baseline() -> None:
+    output = bench("closed", "--rooms", "2", "--seconds", "2", "--warmup", "0.5")
+    rows = {row["target"]: row for row in table(output)}
+    assert set(rows) == {"server", "baseline"}
+    for row in rows.values():
+        for column in ("actions/s", "p50 ms", "p99 ms"):
+            positive(row[column])
+    ratio = re.search(r"server/baseline: ([\d.]+) %", output)
+    assert ratio is not None, output
+    positive(ratio[1])
+
+
+def test_open_loop_counts_from_the_intended_time() -> None:
+    output = bench("open", "--rooms", "2", "--rate", "2", "--seconds", "2", "--warmup", "0.5")
+    [row] = table(output)
+    assert positive(row["intended/s"]) == 4
+    for column in ("achieved/s", "p50 ms", "p99 ms", "max ms"):
+        positive(row[column])
+    assert "latency from the intended send time" in output
+
+
+def test_idle_sockets_cost_memory() -> None:
+    [row] = table(bench("idle", "--sockets", "50", "--per-account", "10"))
+    assert row["sockets"] == "50"
+    assert positive(row["after MiB"]) > positive(row["server RSS before MiB"])
+    positive(row["KiB per socket"])
+
+
+def test_restart_rebuilds_the_rooms() -> None:
+    output = bench("restart", "--rooms", "3")
+    [row] = table(output)
+    assert row["rooms"] == "3"
+    for column in ("empty start s", "health answers s", "all rooms playing s"):
+        positive(row[column])
+    assert "3 of 3 rooms checked played on" in output
