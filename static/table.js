@@ -30,8 +30,13 @@ export function RoomView({ id, me, refreshMe }) {
       onMessage: (m) => {
         if (m.type === 'state') {
           setMsg(m);
-          if (m.events && m.events.length) {
-            setLog((l) => [...l, ...m.events.map((e, i) => ({ e, key: `${m.seq}-${i}-${e.type}` }))].slice(-60));
+          const stamp = Date.now();
+          const entries = (m.events || []).map((e, i) => ({ e, key: `${m.seq}-${stamp}-${i}-${e.type}` }));
+          if (m.chat) { // a connection's first state: the room's recent past replaces ours
+            setChat(m.chat.map((c, i) => ({ ...c, key: `${stamp}-${i}` })));
+            setLog(entries.slice(-60));
+          } else if (entries.length) {
+            setLog((l) => [...l, ...entries].slice(-60));
           }
         } else if (m.type === 'chat') {
           setChat((c) => [...c, { ...m, key: Date.now() + Math.random() }].slice(-100));
@@ -368,6 +373,14 @@ function useNow(active) {
   return now;
 }
 
+/** "Away" or "disconnected" beside a seat's name (nothing while connected). */
+function Presence({ view, seat }) {
+  const state = view.presence ? view.presence[seat] : 'connected';
+  if (!state || state === 'connected') return null;
+  return html`<span class=${'badge presence ' + state} data-testid=${'presence-' + seat}
+      title=${t('presence.' + state + '_hint')}>${t('presence.' + state)}</span>`;
+}
+
 function SeatBox({ view, room, seat, now }) {
   const p = room.players[seat];
   const active = view.turn === seat && !view.hand_over;
@@ -379,6 +392,7 @@ function SeatBox({ view, room, seat, now }) {
     <div class="seat-head">
       <span class="seat-name">${seatName(room, seat)}</span>
       ${p && p.bot ? html`<span class="badge">${t('table.bot')}</span>` : ''}
+      <${Presence} view=${view} seat=${seat} />
       ${view.dealer === seat ? html`<span class="badge dealer" title=${t('table.dealer')}>${t('table.dealer_short')}</span>` : ''}
     </div>
     <div class="seat-cards" aria-hidden="true">
@@ -650,6 +664,7 @@ function Table({ view, room, me, sock, chat, log }) {
         <div class="me-head">
           <span class="seat-name">${seat !== null ? seatName(room, seat) : t('table.spectator')}</span>
           ${seat !== null && html`<span>${t('table.points', { n: view.totals[seat] })}</span>`}
+          ${seat !== null && html`<${Presence} view=${view} seat=${seat} />`}
           ${view.dealer === seat ? html`<span class="badge dealer">${t('table.dealer_short')}</span>` : ''}
           <span class="spacer"></span>
           <span class="muted">${t('table.sort')}</span>
