@@ -82,6 +82,7 @@ export function HostForm() {
   const [stake, setStake] = useState(0);
   const [buyIn, setBuyIn] = useState(0);
   const [turnSeconds, setTurnSeconds] = useState(0);
+  const [graceSeconds, setGraceSeconds] = useState(60);
   const [priv, setPriv] = useState(false);
   const [spectatorChat, setSpectatorChat] = useState(false);
   const [error, setError] = useState(null);
@@ -125,6 +126,7 @@ export function HostForm() {
     try {
       const body = { game: game.key, options: collectOptions(game.options_schema, values), seats: Number(seats),
                      stake: Number(stake) || 0, buy_in: Number(buyIn) || 0, turn_seconds: Number(turnSeconds) || 0,
+                     grace_seconds: graceSeconds === '' ? 60 : Number(graceSeconds),
                      private: priv, spectator_chat: spectatorChat };
       if (deals) body.deals = deals;
       const room = await api('/api/rooms', { method: 'POST', body });
@@ -171,6 +173,10 @@ export function HostForm() {
           <input type="number" name="turn_seconds" min="0" value=${turnSeconds}
                  onInput=${(e) => setTurnSeconds(e.target.value)} />
           <span class="help">${t('host.turn_seconds_help')}</span></label>
+        <label class="field">${t('host.grace_seconds')}
+          <input type="number" name="grace_seconds" min="0" max="3600" value=${graceSeconds}
+                 onInput=${(e) => setGraceSeconds(e.target.value)} />
+          <span class="help">${t('host.grace_seconds_help')}</span></label>
         <div class="opt opt-bool">
           <input type="checkbox" id="private" name="private" checked=${priv} onChange=${(e) => setPriv(e.target.checked)} />
           <label for="private">${t('host.private')}</label>
