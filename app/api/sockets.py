@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -60,8 +61,10 @@ class SocketConnection:
         self.token_hash = token_hash
         self.limits = limits
         self.closed = False
-        self._outbox: asyncio.Queue[str | _Close] = asyncio.Queue(limits.queue)
-        self._writer = asyncio.get_running_loop().create_task(self._write())
+        # The outbox, and its writer task only while there is something to write: an idle
+        # socket costs no task.
+        self._outbox: deque[str | _Close] = deque()
+        self._writer: asyncio.Task[None] | None = None
         self._tokens = float(limits.burst)
         self._at = time.monotonic()
 
@@ -69,12 +72,12 @@ class SocketConnection:
         """Queue one encoded message; never waits."""
         if self.closed:
             return
-        try:
-            self._outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self._outbox) >= self.limits.queue:
             log.info("dropping a socket of %s: %d messages behind", self.player_id,
                      self.limits.queue)
             self._abort()
+            return
+        self._queue(text)
 
     def send(self, message: dict[str, Any]) -> None:
         self.push(orjson.dumps(message).decode())
@@ -84,21 +87,26 @@ class SocketConnection:
         if self.closed:
             return
         self.send(error(code, message))
-        with contextlib.suppress(asyncio.QueueFull):
-            self._outbox.put_nowait(_Close(close_code, code))
+        self._queue(_Close(close_code, code))
         self.closed = True
 
     async def finish(self) -> None:
         """The handler is done with this socket: stop its writer."""
         self.closed = True
-        self._writer.cancel()
-        with contextlib.suppress(BaseException):
-            await self._writer
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(BaseException):
+                await self._writer
+
+    def _queue(self, item: str | _Close) -> None:
+        self._outbox.append(item)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
         try:
-            while True:
-                item = await self._outbox.get()
+            while self._outbox:
+                item = self._outbox.popleft()
                 if isinstance(item, _Close):
                     await self.ws.close(code=item.code, reason=item.reason)
                     return
@@ -107,12 +115,15 @@ class SocketConnection:
             raise
         except Exception:  # the socket is gone; the handler's receive loop ends too
             self.closed = True
+        finally:
+            self._writer = None
 
     def _abort(self) -> None:
         """Too slow: stop writing and cut the connection at once, without waiting for a
         client that does not read (a close frame would wait behind its full buffer)."""
         self.closed = True
-        self._writer.cancel()
+        if self._writer is not None:
+            self._writer.cancel()
         transport = getattr(getattr(self.ws, "_send", None), "__self__", None)
         transport = getattr(transport, "transport", None)
         if transport is not None:
