@@ -18,7 +18,7 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .deal import Deal, check_deal_sizes, parse_deal, shuffled_deal
-from .errors import MalformedAction, RuleError
+from .errors import MalformedAction, RuleError, excerpt
 from .flow import Events
 from .game import apply, can_start_hand, close_call_window, new_match, next_dealer, start_hand
 from .games import match_rules
@@ -53,7 +53,7 @@ class LoggedAction:
             raise InvalidMatchLog(f"{where} must be an object with a seat and an action")
         seat = obj.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise InvalidMatchLog(f"{where}.seat must be an integer, not {seat!r}")
+            raise InvalidMatchLog(f"{where}.seat must be an integer, not {excerpt(seat)}")
         extra = _extra(obj, ("seat", "action"))
         try:
             return cls(seat, parse_action(obj["action"]), extra)
@@ -94,12 +94,12 @@ class HandLog:
         if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
                                    or not 0 <= dealer < rules.players):
             raise InvalidMatchLog(f"{where}.dealer must be a seat 0..{rules.players - 1}, "
-                                  f"not {dealer!r}")
+                                  f"not {excerpt(dealer)}")
         if ("deal" in obj) == ("seed" in obj):
             raise InvalidMatchLog(f"{where}: give exactly one of 'deal' and 'seed'")
         seed = obj.get("seed")
         if "seed" in obj and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise InvalidMatchLog(f"{where}.seed must be an integer, not {seed!r}")
+            raise InvalidMatchLog(f"{where}.seed must be an integer, not {excerpt(seed)}")
         deal = None
         if "deal" in obj:
             try:
@@ -150,7 +150,7 @@ class MatchLog:
             raise InvalidMatchLog("a match log is a JSON object")
         for key in ("game", "players", "hands"):
             if key not in obj:
-                raise InvalidMatchLog(f"missing {key!r}")
+                raise InvalidMatchLog(f"missing {excerpt(key)}")
         options = obj.get("options") or {}
         try:
             rules = match_rules(obj["game"], options, obj["players"])

@@ -14,7 +14,7 @@ from typing import Any
 from app.engine.actions import Action, parse_action
 from app.engine.deal import parse_deal, shuffled_deal, stacked_deal
 from app.engine.errors import RuleError
-from app.engine.game import apply, close_call_window, new_match, next_dealer, start_hand
+from app.engine.game import apply, check, close_call_window, new_match, next_dealer, start_hand
 from app.engine.matchlog import HandLog, LoggedAction, MatchLog, fold
 from app.engine.replay import hand_summary
 from app.engine.rules import GameRules
@@ -71,6 +71,20 @@ class MatchRunner:
         self.hand_seq = 0
         self.replies.new_hand(hand_no)
         return [{"type": "deal", "hand_no": hand_no}]
+
+    def judge(self, seat: int, action: Action, key: Key | None,
+              client_id: str | int | None) -> Reply | None:
+        """The refusal ``action`` would get now (remembered like any), or None if legal."""
+        if self.state is None:
+            return error_reply(client_id, "no_match", "the match has not started")
+        try:
+            check(self.state, seat, action)
+        except RuleError as exc:
+            reply = error_reply(client_id, exc.code, exc.message)
+            if key is not None:
+                self.replies.rejected(key, reply)
+            return reply
+        return None
 
     async def apply(self, seat: int, action: Action, key: Key | None,
                     client_id: str | int | None) -> tuple[Reply, Events]:
