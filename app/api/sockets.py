@@ -124,12 +124,14 @@ class SocketConnection:
         self.closed = True
         if self._writer is not None:
             self._writer.cancel()
-        transport = getattr(getattr(self.ws, "_send", None), "__self__", None)
-        transport = getattr(transport, "transport", None)
+        # uvicorn hands the app its protocol's bound `receive`; its transport can be aborted.
+        protocol = getattr(getattr(self.ws, "_receive", None), "__self__", None)
+        transport = getattr(protocol, "transport", None)
         if transport is not None:
             transport.abort()
-        else:  # not uvicorn: a close that gives up after a while
-            asyncio.get_running_loop().create_task(_close_soon(self.ws, CLOSE_TRY_LATER))
+        else:  # not uvicorn: a close that gives up after a while (finish() awaits it)
+            self._writer = asyncio.get_running_loop().create_task(
+                _close_soon(self.ws, CLOSE_TRY_LATER))
 
     def allow(self) -> bool:
         """A token bucket per connection (lila-ws style rate limit)."""
