@@ -8,6 +8,7 @@ waits for a socket and never schedules anything: the room does that with what it
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Any
 
@@ -100,8 +101,14 @@ class MatchRunner:
             if key is not None:
                 self.replies.rejected(key, reply)
             return reply, []
+        # Shielded: a caller cancelled mid-commit must not leave a logged action unapplied.
+        return await asyncio.shield(self._take(st, new, events, seat, action, key, client_id))
+
+    async def _take(self, st: State, new: State, events: Events, seat: int, action: Action,
+                    key: Key | None, client_id: str | int | None) -> tuple[Reply, Events]:
+        """Log ``action`` (durable before acknowledged or shown; a storage error propagates
+        and nothing changed), then take its state."""
         logged = action.to_json()
-        # Durable before acknowledged or shown; a storage error propagates, nothing changed.
         await self.store.append_action(self.match_id, st.hand_no, self.hand_seq, seat, logged,
                                        client_id)
         self.hand_seq += 1
