@@ -578,3 +578,42 @@ async def test_a_reconnecting_client_gets_recent_chat_and_events_also_after_a_re
     b = await WsClient.join(proc.base_url, room["id"], ben)
     _check_resync(b.messages[0], played, lines)
     await b.close()
+
+
+async def test_presence_changes_during_computer_moves_never_stall_the_room(
+        tmp_path: Path) -> None:
+    """A player connecting and leaving while computer players commit their moves replans the
+    room each time; a move being committed then must finish (not be cancelled half-logged), so
+    the room plays on to the player's turns and no room is reported stalled. Computer players
+    move almost at once here, so the sockets' comings and goings often land mid-commit."""
+    with fresh_database("postgresql", tmp_path) as url, \
+            server(tmp_path, url, env={**ENV, "RUMMY_BOT_DELAY_SECONDS": "0.005"}) as fast:
+        async with http_client(fast.base_url) as http:
+            await _churn_while_playing(fast, http)
+
+
+async def _churn_while_playing(proc: ServerProcess, http: httpx.AsyncClient) -> None:
+    ann = await guest(http, "Ann")
+    room = await _room(http, ann, bots=3)
+    await _start(http, room, ann)
+    churned = 0
+
+    async def churn() -> None:
+        nonlocal churned
+        while True:
+            await (await WsClient.join(proc.base_url, room["id"], ann)).close()
+            churned += 1
+
+    churning = asyncio.create_task(churn())
+    try:
+        a = await WsClient.join(proc.base_url, room["id"], ann)
+        for _ in range(6):  # six rounds of the table while the player's other sockets churn
+            await take_turn(a, await asyncio.wait_for(a.wait_turn(), 20))
+    finally:
+        churning.cancel()
+        with contextlib.suppress(BaseException):
+            await churning
+    await a.close()
+    assert churned > 20
+    health = await call(http, "GET", "/api/health", ann)
+    assert health["stalled_rooms"] == []
