@@ -79,30 +79,33 @@ def byte_stream(seed: bytes) -> Iterator[bytes]:
         counter += 1
 
 
+def stream_words(seed: bytes) -> Iterator[int]:
+    """The byte stream read as 4-byte big-endian unsigned integers."""
+    for block in byte_stream(seed):  # 32 bytes: a word never straddles two blocks
+        for k in range(0, len(block), 4):
+            yield int.from_bytes(block[k:k + 4], "big")
+
+
+def uniform_below(words: Iterator[int], bound: int) -> int:
+    """A uniform integer in 0..bound-1 from 32-bit words: a word at or above the last whole
+    multiple of ``bound`` below 2³² is skipped, so that no remainder is likelier than another."""
+    limit = _WORDS - _WORDS % bound
+    word = next(words)
+    while word >= limit:
+        word = next(words)
+    return word % bound
+
+
 class StreamShuffler:
-    """Fisher–Yates driven by a deck seed's byte stream (§7 step 6); a :class:`Shuffler`."""
+    """Fisher–Yates from the top index down, driven by a deck seed's stream (§7 step 6);
+    a :class:`~app.engine.deal.Shuffler`."""
 
     def __init__(self, seed: bytes) -> None:
-        self._words = self._read_words(seed)
-
-    @staticmethod
-    def _read_words(seed: bytes) -> Iterator[int]:
-        for block in byte_stream(seed):  # 32 bytes: a word never straddles two blocks
-            for k in range(0, len(block), 4):
-                yield int.from_bytes(block[k:k + 4], "big")
-
-    def below(self, bound: int) -> int:
-        """A uniform integer in 0..bound-1: words at or above the last whole multiple of
-        ``bound`` are skipped, so that no remainder is likelier than another."""
-        limit = _WORDS - _WORDS % bound
-        word = next(self._words)
-        while word >= limit:
-            word = next(self._words)
-        return word % bound
+        self._words = stream_words(seed)
 
     def shuffle(self, x: list[Any]) -> None:
         for i in range(len(x) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = uniform_below(self._words, i + 1)
             x[i], x[j] = x[j], x[i]
 
 
