@@ -94,3 +94,10 @@ def test_a_wrong_commitment_exits_1(position: int) -> None:
     done = run(argv)
     assert done.returncode == 1 and done.stdout == ""
     assert COMMITMENT in done.stderr and "not the seed that was committed to" in done.stderr
+
+
+def test_the_readme_shows_the_same_command() -> None:
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(python -m app verify-deal .*?)\n```", readme, re.DOTALL)
+    assert block is not None
+    assert shlex.split(block.group(1).replace("\\\n", " ")) == COMMAND
