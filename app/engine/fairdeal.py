@@ -12,7 +12,7 @@ How a live room uses it (the seed itself comes from the OS, outside the pure eng
     view["next_deal_commitment"] = commitment(server_seed)    # shown before seeds are accepted
     chosen[seat] = parse_client_seed(message["value"])        # a `seed` message; InvalidSeed
     seeds = DealSeeds.of(server_seed, [chosen.get(s, "") for s in seats], rules.players)
-    deal = seeded_deal(rules, dealer, seeds.server_seed, seeds.client_seeds)
+    deal = seeds.deal(rules, dealer)      # seeded_deal(rules, dealer, server_seed, client_seeds)
     HandLog(dealer, deal, actions, seeds=seeds)               # logged beside its deal
     last_deal = {"hand_no": h, "dealer": dealer, **seeds.to_json(),
                  "commitment": seeds.commitment}              # once the hand is over
@@ -113,7 +113,7 @@ def seeded_deal(rules: GameRules, dealer: int, server_seed: str,
                 client_seeds: Sequence[str]) -> Deal:
     """The hand §7 deals: the canonical pack shuffled by the seeds' stream, dealt one card at a
     time from the dealer's left, then the upcard and the stock."""
-    seeds = parse_client_seeds(list(client_seeds), rules.players)
+    seeds = parse_client_seeds(client_seeds, rules.players)
     return shuffled_deal(rules, dealer, StreamShuffler(deck_seed(server_seed, seeds)))
 
 
