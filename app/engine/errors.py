@@ -39,3 +39,7 @@ class InvalidOptions(RuleError):
 
 class InvalidDeal(RuleError):
     """A stacked deal is not exactly the game's pack dealt the game's way."""
+
+
+class InvalidSeed(RuleError):
+    """A server seed or a player's seed is not of the form PROTOCOL.md §7 fixes."""
