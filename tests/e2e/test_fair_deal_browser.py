@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import api, sign_in_as_guest
+from .conftest import api, screenshot, sign_in_as_guest
 
 OWN_SEED = "vera-chose-this_1"
 
@@ -118,6 +118,7 @@ def test_verify_this_deal_proves_a_live_deal_and_catches_a_tampered_seed(
     result = page.locator("[data-testid=hand-result]")
     expect(result).to_be_visible()
     _verified(result, proven=True)
+    screenshot(page, "fair-deal.png")
     page.click("[data-testid=result-close]")
     _verified(panel, proven=True)  # the table's control, for the same hand
 
