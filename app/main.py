@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -50,7 +51,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.throttle = make_throttle(settings)
     app.state.limits = Limits.from_settings(settings)
     app.state.sockets = SocketIndex(settings.max_sockets_per_player)
+    began = time.perf_counter()
     await app.state.registry.restore()
+    app.state.restore_seconds = round(time.perf_counter() - began, 3)
     try:
         yield
     finally:
