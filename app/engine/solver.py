@@ -85,7 +85,7 @@ class _Table:
             for code in self.codes:
                 by_rank.setdefault(rank_of(code), []).append(code)
             for codes in by_rank.values():
-                for picked in _set_picks(codes, naturals, rules):
+                for picked in _set_picks(codes, naturals, rules, max(1, 3 - wilds)):
                     n = len(picked)
                     top = rules.set_max if rules.set_max is not None else _UNLIMITED
                     if rules.set_distinct_suits:
@@ -110,22 +110,23 @@ class _Table:
                                      tuple(chain))
 
 
-def _set_picks(codes: list[str], naturals: Counter[str], rules: MeldRules) -> Iterator[list[str]]:
-    """Natural multisets of one rank that may stand in a set (before wild cards)."""
+def _set_picks(codes: list[str], naturals: Counter[str], rules: MeldRules,
+               least: int) -> Iterator[list[str]]:
+    """Natural multisets of one rank, of ``least`` cards or more, that may stand in a set."""
     if rules.set_distinct_suits:
-        for n in range(1, min(len(codes), 4) + 1):
+        for n in range(least, min(len(codes), 4) + 1):
             for combo in combinations(codes, n):
                 yield list(combo)
         return
     for counts in product(*(range(naturals[c] + 1) for c in codes)):
         picked = [c for c, k in zip(codes, counts) for _ in range(k)]
-        if picked and (rules.set_max is None or len(picked) <= rules.set_max):
+        if len(picked) >= least and (rules.set_max is None or len(picked) <= rules.set_max):
             yield picked
 
 
 def _run_chains(present: list[str], ace: AceModel,
                 wilds: int) -> Iterator[list[tuple[int, str]]]:
-    """Ascending (value, code) chains of one suit with at most ``wilds`` gaps and span 13."""
+    """Ascending (value, code) chains of one suit that ``wilds`` wild cards make a run (span 13)."""
     if ace is AceModel.WRAP:
         for first in present:
             base = rank_of(first)
@@ -147,12 +148,13 @@ def _run_chains(present: list[str], ace: AceModel,
 
 
 def _chains(items: list[tuple[int, str]], wilds: int) -> Iterator[list[tuple[int, str]]]:
-    """Chains that start with ``items[0]``."""
+    """Chains that start with ``items[0]``; shorter ones are extended, not yielded."""
     first = items[0][0]
     stack = [([items[0]], 1)]
     while stack:
         chain, nxt = stack.pop()
-        yield chain
+        if max(3, chain[-1][0] - first + 1) - len(chain) <= wilds:
+            yield chain
         for j in range(nxt, len(items)):
             value, code = items[j]
             span = value - first + 1
@@ -230,69 +232,213 @@ def _emit(chosen: list[tuple[_Shape, int]], pool: list[str], rules: MeldRules) -
 def best_arrangement(cards: Sequence[str], rules: MeldRules,
                      value: Callable[[str], int]) -> Arrangement:
     """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12)."""
-    options = (_best_for(naturals, pool, rules, value) for naturals, pool in _pools(cards, rules))
-    best = next(options)  # the first pool uses every wild-capable two as a natural
-    for found in options:
-        if found.deadwood_value < best.deadwood_value:
-            best = found
-    return best
-
-
-def _best_for(naturals: Counter[str], pool: list[str], rules: MeldRules,
-              value: Callable[[str], int]) -> Arrangement:
-    pool = sorted(pool, key=lambda c: (-value(c), c))  # meld the dearest wilds
-    n_wild = len(pool)
-    tab = _Table(naturals, n_wild, rules)
+    if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
+        return _best_natural(cards, rules, value)
+    pools = list(_pools(cards, rules))
+    counts = Counter(cards)
+    tab = _Table(+Counter({c: k for c, k in counts.items() if c != JOKER}),
+                 max(len(pool) for _, pool in pools), rules)
     worth = [value(c) for c in tab.codes]
-    spare_cost = [sum(value(c) for c in pool[n_wild - k:]) if k else 0
-                  for k in range(n_wild + 1)]
-    moves, unit, guard, width = tab.moves, tab.unit, tab.guard, tab.width
-    memo: dict[tuple[int, int, int], int] = {}
+    memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
+    searches = (_Search(tab, naturals, pool, value, worth, memos) for naturals, pool in pools)
+    best = next(searches)  # the first pool uses every wild-capable two as a natural
+    least = best.total()
+    for search in searches if least else ():
+        total = search.total()
+        if total < least:
+            best, least = search, total
+            if not total:
+                break
+    return best.arrangement(rules)
 
-    def solve(state: int, w: int, cap: int) -> int:
-        if not state:
-            return spare_cost[w - cap]
-        key = (state, w, cap)
-        got = memo.get(key)
-        if got is not None:
-            return got
-        f = ((state & -state).bit_length() - 1) // width
-        best = worth[f] + solve(state - unit[f], w, cap)
+
+class _Search:
+    """The least deadwood of one (naturals, wild pool) split, over a table shared by the splits.
+
+    The table is built once for the hand with every natural and the largest pool: a skeleton
+    holding a two that is wild in this split fails the guard test, and one needing more wilds
+    than this pool holds fails the count test, so the search sees exactly this split's table.
+    A value depends on the split only through the cost of the wilds left over, so splits with
+    the same costs share one memo (in ``memos``).
+    """
+
+    def __init__(self, tab: _Table, naturals: Counter[str], pool: list[str],
+                 value: Callable[[str], int], worth: list[int],
+                 memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]]) -> None:
+        self.tab = tab
+        self.pool = sorted(pool, key=lambda c: (-value(c), c))  # meld the dearest wilds
+        self.start = tab.pack(list(naturals.elements()))
+        n_wild = len(pool)
+        spare_cost = [sum(value(c) for c in self.pool[n_wild - k:]) if k else 0
+                      for k in range(n_wild + 1)]
+        moves, unit, guard, width = tab.moves, tab.unit, tab.guard, tab.width
+        memo = memos.setdefault(tuple(spare_cost), {})
+
+        def solve(state: int, w: int, cap: int) -> int:
+            if not state:
+                return spare_cost[w - cap]
+            key = (state, w, cap)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            f = ((state & -state).bit_length() - 1) // width
+            best = worth[f] + solve(state - unit[f], w, cap)
+            if best:
+                high = state | guard
+                for delta, need, extra in moves[f]:
+                    if need <= w and (high - delta) & guard == guard:
+                        rest = w - need
+                        got = solve(state - delta, rest, min(cap + extra, rest))
+                        if got < best:
+                            best = got
+                            if not best:
+                                break
+            memo[key] = best
+            return best
+
+        self.solve = solve
+
+    def total(self) -> int:
+        return self.solve(self.start, len(self.pool), 0)
+
+    def arrangement(self, rules: MeldRules) -> Arrangement:
+        """Walk the memo along one optimal path."""
+        tab, solve, guard, pool = self.tab, self.solve, self.tab.guard, self.pool
+        total = self.total()
+        chosen: list[tuple[_Shape, int]] = []
+        dead: list[str] = []
+        state, w, cap = self.start, len(pool), 0
+        while state:
+            target = solve(state, w, cap)
+            f = tab.low(state)
+            for shape in tab.shapes[f]:
+                if shape.need <= w and ((state | guard) - shape.delta) & guard == guard:
+                    rest = w - shape.need
+                    nxt = (state - shape.delta, rest, min(cap + shape.room - shape.need, rest))
+                    if solve(*nxt) == target:
+                        chosen.append((shape, shape.need))
+                        state, w, cap = nxt
+                        break
+            else:
+                dead.append(tab.codes[f])
+                state -= tab.unit[f]
+        chosen = _spread(chosen, w)
+        used = sum(k for _, k in chosen)
+        dead += pool[used:]
+        return Arrangement(tuple(_emit(chosen, pool, rules)), tuple(dead), total)
+
+
+# --- natural hands: one pack, no wild card ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _PackMelds:
+    """Every meld of one 52-card pack under one set of rules, as bit masks (bit = table field).
+
+    ``by_low[i]`` lists (mask, listing) of the melds whose lowest card is bit ``i``, in the
+    general search's order; ``threes[i]`` is the union of the three-card melds holding bit ``i``
+    (a card is in some meld of a hand exactly when it is in a three-card one).
+    """
+
+    bit: dict[str, int]
+    codes: tuple[str, ...]
+    by_low: tuple[tuple[tuple[int, Listed], ...], ...]
+    threes: tuple[tuple[int, ...], ...]
+
+
+_PACK_MELDS: dict[MeldRules, _PackMelds] = {}
+
+
+def _pack_melds(rules: MeldRules) -> _PackMelds:
+    got = _PACK_MELDS.get(rules)
+    if got is None:
+        tab = _Table(Counter(r + s for r in RANKS for s in SUITS), 0, rules)
+        bit = {c: i for i, c in enumerate(tab.codes)}
+        by_low = tuple(tuple((sum(1 << bit[c] for _, c in s.naturals), _listing(s, [], rules))
+                             for s in group) for group in tab.shapes)
+        threes: list[list[int]] = [[] for _ in tab.codes]
+        for group in by_low:
+            for mask, listed in group:
+                if len(listed) == 3:
+                    for c in listed:
+                        threes[bit[c]].append(mask)
+        got = _PackMelds(bit, tuple(tab.codes), by_low, tuple(tuple(t) for t in threes))
+        _PACK_MELDS[rules] = got
+    return got
+
+
+def _best_natural(cards: Sequence[str], rules: MeldRules,
+                  value: Callable[[str], int]) -> Arrangement:
+    """The natural-only fast path: the same search over one bit per card, memo keyed by the
+    bit set, with the cards that are in no meld of the hand set aside first."""
+    pm = _pack_melds(rules)
+    bit, threes, by_low = pm.bit, pm.threes, pm.by_low
+    hand = 0
+    for c in cards:
+        hand |= 1 << bit[c]
+    live = 0
+    for c in cards:
+        for mask in threes[bit[c]]:
+            if mask & hand == mask:
+                live |= mask
+    total = 0
+    for c in cards:
+        if not live >> bit[c] & 1:
+            total += value(c)
+    if not live:
+        return Arrangement((), tuple(pm.codes[i] for i in _bits(hand)), total)
+    worth = {bit[c]: value(c) for c in cards}
+    moves = {i: [m for m, _ in by_low[i] if m & live == m] for i in _bits(live)}
+    memo = {0: 0}
+
+    def solve(state: int) -> int:  # called only for states not yet in the memo
+        low = state & -state
+        f = low.bit_length() - 1
+        rest = state ^ low
+        got = memo.get(rest)
+        best = worth[f] + (solve(rest) if got is None else got)
         if best:
-            high = state | guard
-            for delta, need, extra in moves[f]:
-                if need <= w and (high - delta) & guard == guard:
-                    rest = w - need
-                    got = solve(state - delta, rest, min(cap + extra, rest))
+            for m in moves[f]:
+                if m & state == m:
+                    rest = state ^ m
+                    got = memo.get(rest)
+                    if got is None:
+                        got = solve(rest)
                     if got < best:
                         best = got
                         if not best:
                             break
-        memo[key] = best
+        memo[state] = best
         return best
 
-    total = solve(tab.start, n_wild, 0)
-    chosen: list[tuple[_Shape, int]] = []
-    dead: list[str] = []
-    state, w, cap = tab.start, n_wild, 0
-    while state:  # walk the memo along one optimal path
-        target = solve(state, w, cap)
-        f = tab.low(state)
-        for shape in tab.shapes[f]:
-            if shape.need <= w and ((state | guard) - shape.delta) & guard == guard:
-                rest = w - shape.need
-                nxt = (state - shape.delta, rest, min(cap + shape.room - shape.need, rest))
-                if solve(*nxt) == target:
-                    chosen.append((shape, shape.need))
-                    state, w, cap = nxt
-                    break
+    def known(state: int) -> int:
+        got = memo.get(state)
+        return solve(state) if got is None else got
+
+    total += known(live)
+    melds: list[Listed] = []
+    state = live
+    while state:
+        target = memo[state]
+        low = state & -state
+        f = low.bit_length() - 1
+        for m, listed in by_low[f]:
+            if m & state == m and known(state ^ m) == target:
+                melds.append(listed)
+                state ^= m
+                break
         else:
-            dead.append(tab.codes[f])
-            state -= unit[f]
-    chosen = _spread(chosen, w)
-    used = sum(k for _, k in chosen)
-    dead += pool[used:]
-    return Arrangement(tuple(_emit(chosen, pool, rules)), tuple(dead), total)
+            state ^= low
+    used = sum(1 << bit[c] for m in melds for c in m)
+    return Arrangement(tuple(melds), tuple(pm.codes[i] for i in _bits(hand & ~used)), total)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 # --- whole hand ----------------------------------------------------------------------------
