@@ -234,21 +234,28 @@ def best_arrangement(cards: Sequence[str], rules: MeldRules,
     """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12)."""
     if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
         return _best_natural(cards, rules, value)
-    pools = list(_pools(cards, rules))
     counts = Counter(cards)
-    tab = _Table(+Counter({c: k for c, k in counts.items() if c != JOKER}),
-                 max(len(pool) for _, pool in pools), rules)
+    jokers = counts.pop(JOKER, 0)
+    twos = sorted(c for c in counts if c in rules.wilds)
+    tab = _Table(counts, jokers + sum(counts[c] for c in twos), rules)
     worth = [value(c) for c in tab.codes]
+    wild_value = {c: value(c) for c in [JOKER, *twos]}
     memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
-    searches = (_Search(tab, naturals, pool, value, worth, memos) for naturals, pool in pools)
-    best = next(searches)  # the first pool uses every wild-capable two as a natural
-    least = best.total()
-    for search in searches if least else ():
+    best: _Search | None = None
+    least = 0
+    # Every split of the wild-capable twos into naturals and wilds, fewest wild first (as
+    # _pools): the first split reaching the least deadwood is the answer.
+    for choice in sorted(product(*(range(counts[c] + 1) for c in twos)),
+                         key=lambda t: (sum(t), t)):
+        pool = [JOKER] * jokers + [c for c, k in zip(twos, choice) for _ in range(k)]
+        start = tab.start - sum(k * tab.unit[tab.field[c]] for c, k in zip(twos, choice))
+        search = _Search(tab, start, pool, wild_value, worth, memos)
         total = search.total()
-        if total < least:
+        if best is None or total < least:
             best, least = search, total
             if not total:
                 break
+    assert best is not None  # noqa: S101 (the empty choice is always there)
     return best.arrangement(rules)
 
 
@@ -262,15 +269,15 @@ class _Search:
     the same costs share one memo (in ``memos``).
     """
 
-    def __init__(self, tab: _Table, naturals: Counter[str], pool: list[str],
-                 value: Callable[[str], int], worth: list[int],
+    def __init__(self, tab: _Table, start: int, pool: list[str], wild_value: dict[str, int],
+                 worth: list[int],
                  memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]]) -> None:
         self.tab = tab
-        self.pool = sorted(pool, key=lambda c: (-value(c), c))  # meld the dearest wilds
-        self.start = tab.pack(list(naturals.elements()))
-        n_wild = len(pool)
-        spare_cost = [sum(value(c) for c in self.pool[n_wild - k:]) if k else 0
-                      for k in range(n_wild + 1)]
+        self.pool = sorted(pool, key=lambda c: (-wild_value[c], c))  # meld the dearest wilds
+        self.start = start
+        spare_cost = [0]
+        for c in reversed(self.pool):  # the cheapest k wilds are left over
+            spare_cost.append(spare_cost[-1] + wild_value[c])
         moves, unit, guard, width = tab.moves, tab.unit, tab.guard, tab.width
         memo = memos.setdefault(tuple(spare_cost), {})
 
