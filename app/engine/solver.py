@@ -343,13 +343,15 @@ class _PackMelds:
     """Every meld of one 52-card pack under one set of rules, as bit masks (bit = table field).
 
     ``by_low[i]`` lists (mask, listing) of the melds whose lowest card is bit ``i``, in the
-    general search's order; ``threes[i]`` is the union of the three-card melds holding bit ``i``
-    (a card is in some meld of a hand exactly when it is in a three-card one).
+    general search's order (``masks[i]`` their masks alone); ``threes[i]`` lists the three-card
+    melds holding bit ``i`` (a card is in some meld of a hand exactly when it is in a three-card
+    one).
     """
 
     bit: dict[str, int]
     codes: tuple[str, ...]
     by_low: tuple[tuple[tuple[int, Listed], ...], ...]
+    masks: tuple[tuple[int, ...], ...]
     threes: tuple[tuple[int, ...], ...]
 
 
@@ -369,7 +371,9 @@ def _pack_melds(rules: MeldRules) -> _PackMelds:
                 if len(listed) == 3:
                     for c in listed:
                         threes[bit[c]].append(mask)
-        got = _PackMelds(bit, tuple(tab.codes), by_low, tuple(tuple(t) for t in threes))
+        got = _PackMelds(bit, tuple(tab.codes), by_low,
+                         tuple(tuple(m for m, _ in group) for group in by_low),
+                         tuple(tuple(t) for t in threes))
         _PACK_MELDS[rules] = got
     return got
 
@@ -389,13 +393,17 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
             if mask & hand == mask:
                 live |= mask
     total = 0
+    worth = {}
     for c in cards:
-        if not live >> bit[c] & 1:
+        i = bit[c]
+        if live >> i & 1:
+            worth[i] = value(c)
+        else:
             total += value(c)
     if not live:
         return Arrangement((), tuple(pm.codes[i] for i in _bits(hand)), total)
-    worth = {bit[c]: value(c) for c in cards}
-    moves = {i: [m for m, _ in by_low[i] if m & live == m] for i in _bits(live)}
+    masks = pm.masks
+    moves = {i: [m for m in masks[i] if m & live == m] for i in worth}
     memo = {0: 0}
 
     def solve(state: int) -> int:  # called only for states not yet in the memo
