@@ -10,7 +10,8 @@ router = APIRouter(prefix="/api", tags=["health"])
 @router.get("/health")
 async def health(request: Request) -> dict[str, Any]:
     """Answers while the server is up; says whether stacked deals are allowed (development),
-    and lists the rooms that should have moved on by themselves and did not."""
-    return {"status": "ok",
-            "dev_stacked_decks": bool(request.app.state.settings.dev_stacked_decks),
-            "stalled_rooms": request.app.state.registry.stalled()}
+    lists the rooms that should have moved on by themselves and did not, and how long the
+    rebuild of the live rooms took at start-up."""
+    state = request.app.state
+    return {"status": "ok", "dev_stacked_decks": bool(state.settings.dev_stacked_decks),
+            "stalled_rooms": state.registry.stalled(), "restore_seconds": state.restore_seconds}
