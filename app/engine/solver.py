@@ -7,7 +7,12 @@ and most wild cards that turn it into a valid meld (GEN-3, GEN-4). A memoised se
 the lowest remaining natural card, which is either unmatched or in a skeleton over the remaining
 cards; wild cards are a counted resource. Each skeleton takes its least number of wilds and
 adds its spare room to a running capacity, so wilds left at the end join chosen melds instead
-of the deadwood. A wild-capable two (twos wild) is tried both as a natural and as a wild.
+of the deadwood. A wild-capable two (twos wild) is tried both as a natural and as a wild: every
+split is searched over one table, and splits that leave wilds of the same costs share a memo.
+
+A hand of distinct cards with no wild card takes a fast path with the same answers: one bit per
+card, the melds of a whole pack precomputed once per set of rules as bit masks, and a memo keyed
+by the remaining bit set.
 """
 
 from __future__ import annotations
@@ -241,21 +246,24 @@ def best_arrangement(cards: Sequence[str], rules: MeldRules,
     worth = [value(c) for c in tab.codes]
     wild_value = {c: value(c) for c in [JOKER, *twos]}
     memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
-    best: _Search | None = None
-    least = 0
-    # Every split of the wild-capable twos into naturals and wilds, fewest wild first (as
-    # _pools): the first split reaching the least deadwood is the answer.
-    for choice in sorted(product(*(range(counts[c] + 1) for c in twos)),
-                         key=lambda t: (sum(t), t)):
+
+    def search(choice: tuple[int, ...]) -> _Search:
         pool = [JOKER] * jokers + [c for c, k in zip(twos, choice) for _ in range(k)]
         start = tab.start - sum(k * tab.unit[tab.field[c]] for c, k in zip(twos, choice))
-        search = _Search(tab, start, pool, wild_value, worth, memos)
-        total = search.total()
-        if best is None or total < least:
-            best, least = search, total
+        return _Search(tab, start, pool, wild_value, worth, memos)
+
+    # Every split of the wild-capable twos into naturals and wilds, fewest wild first (as
+    # _pools): the first split reaching the least deadwood is the answer.
+    choices = sorted(product(*(range(counts[c] + 1) for c in twos)), key=lambda t: (sum(t), t))
+    best = search(choices[0])  # every two a natural
+    least = best.total()
+    for choice in choices[1:] if least else ():
+        found = search(choice)
+        total = found.total()
+        if total < least:
+            best, least = found, total
             if not total:
                 break
-    assert best is not None  # noqa: S101 (the empty choice is always there)
     return best.arrangement(rules)
 
 
