@@ -18,7 +18,7 @@ by the remaining bit set.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -350,17 +350,19 @@ class _Search:
 class _PackMelds:
     """Every meld of one 52-card pack under one set of rules, as bit masks (bit = table field).
 
-    ``by_low[i]`` lists (mask, listing) of the melds whose lowest card is bit ``i``, in the
-    general search's order (``masks[i]`` their masks alone); ``threes[i]`` lists the three-card
-    melds holding bit ``i`` (a card is in some meld of a hand exactly when it is in a three-card
-    one).
+    Bit ``13 * suit + rank - 1`` is a card (the table's field order). ``by_low[i]`` lists (mask,
+    listing) of the melds whose lowest card is bit ``i``, in the general search's order
+    (``masks[i]`` their masks alone). A card is in some meld of a hand exactly when it is in a
+    three-card one: ``run_live[p]`` is the union of the three-card runs inside the 13-bit suit
+    pattern ``p`` (the same in every suit), and ``sets`` says whether three of a rank meld.
     """
 
     bit: dict[str, int]
     codes: tuple[str, ...]
     by_low: tuple[tuple[tuple[int, Listed], ...], ...]
     masks: tuple[tuple[int, ...], ...]
-    threes: tuple[tuple[int, ...], ...]
+    run_live: tuple[int, ...]
+    sets: bool
 
 
 _PACK_MELDS: dict[MeldRules, _PackMelds] = {}
@@ -373,15 +375,12 @@ def _pack_melds(rules: MeldRules) -> _PackMelds:
         bit = {c: i for i, c in enumerate(tab.codes)}
         by_low = tuple(tuple((sum(1 << bit[c] for _, c in s.naturals), _listing(s, [], rules))
                              for s in group) for group in tab.shapes)
-        threes: list[list[int]] = [[] for _ in tab.codes]
-        for group in by_low:
-            for mask, listed in group:
-                if len(listed) == 3:
-                    for c in listed:
-                        threes[bit[c]].append(mask)
+        windows = [m for group in by_low for m, listed in group
+                   if len(listed) == 3 and m < 1 << 13]  # the three-card runs of clubs
+        run_live = tuple(_union(w for w in windows if w & p == w) for p in range(1 << 13))
         got = _PackMelds(bit, tuple(tab.codes), by_low,
-                         tuple(tuple(m for m, _ in group) for group in by_low),
-                         tuple(tuple(t) for t in threes))
+                         tuple(tuple(m for m, _ in group) for group in by_low), run_live,
+                         rules.sets)
         _PACK_MELDS[rules] = got
     return got
 
@@ -391,15 +390,17 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
     """The natural-only fast path: the same search over one bit per card, memo keyed by the
     bit set, with the cards that are in no meld of the hand set aside first."""
     pm = _pack_melds(rules)
-    bit, threes, by_low = pm.bit, pm.threes, pm.by_low
+    bit, by_low, run_live = pm.bit, pm.by_low, pm.run_live
     hand = 0
     for c in cards:
         hand |= 1 << bit[c]
-    live = 0
-    for c in cards:
-        for mask in threes[bit[c]]:
-            if mask & hand == mask:
-                live |= mask
+    suit = 0x1FFF
+    cl, di, he, sp = hand & suit, hand >> 13 & suit, hand >> 26 & suit, hand >> 39
+    live = run_live[cl] | run_live[di] << 13 | run_live[he] << 26 | run_live[sp] << 39
+    if pm.sets:  # ranks held in three or four suits
+        three = (cl & di & (he | sp)) | (he & sp & (cl | di))
+        live |= (three | three << 13 | three << 26 | three << 39) & hand
+    order = sorted(cards, key=bit.__getitem__)
     total = 0
     worth = {}
     for c in cards:
@@ -409,7 +410,7 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
         else:
             total += value(c)
     if not live:
-        return Arrangement((), tuple(pm.codes[i] for i in _bits(hand)), total)
+        return Arrangement((), tuple(order), total)
     masks = pm.masks
     moves = {i: [m for m in masks[i] if m & live == m] for i in worth}
     memo = {0: 0}
@@ -452,16 +453,15 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
                 break
         else:
             state ^= low
-    used = sum(1 << bit[c] for m in melds for c in m)
-    return Arrangement(tuple(melds), tuple(pm.codes[i] for i in _bits(hand & ~used)), total)
+    used = {c for m in melds for c in m}
+    return Arrangement(tuple(melds), tuple(c for c in order if c not in used), total)
 
 
-def _bits(mask: int) -> Iterator[int]:
-    """The set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+def _union(masks: Iterable[int]) -> int:
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
 
 
 # --- whole hand ----------------------------------------------------------------------------
