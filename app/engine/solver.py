@@ -401,14 +401,18 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
         three = (cl & di & (he | sp)) | (he & sp & (cl | di))
         live |= (three | three << 13 | three << 26 | three << 39) & hand
     order = sorted(cards, key=bit.__getitem__)
+    values = _values_of(value)
     total = 0
     worth = {}
     for c in cards:
+        v = values.get(c)
+        if v is None:
+            v = values[c] = value(c)
         i = bit[c]
         if live >> i & 1:
-            worth[i] = value(c)
+            worth[i] = v
         else:
-            total += value(c)
+            total += v
     if not live:
         return Arrangement((), tuple(order), total)
     masks = pm.masks
@@ -455,6 +459,23 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
             state ^= low
     used = {c for m in melds for c in m}
     return Arrangement(tuple(melds), tuple(c for c in order if c not in used), total)
+
+
+_VALUES: dict[Callable[[str], int], dict[str, int]] = {}
+
+
+def _values_of(value: Callable[[str], int]) -> dict[str, int]:
+    """The card values ``value`` has given so far (a game's values are a pure function of the
+    card; the few value functions in use are kept, the store is emptied if it ever grows)."""
+    try:
+        got = _VALUES.get(value)
+    except TypeError:  # an unhashable value function: nothing is kept
+        return {}
+    if got is None:
+        if len(_VALUES) >= 64:
+            _VALUES.clear()
+        got = _VALUES[value] = {}
+    return got
 
 
 def _union(masks: Iterable[int]) -> int:
