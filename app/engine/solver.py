@@ -236,7 +236,10 @@ def _emit(chosen: list[tuple[_Shape, int]], pool: list[str], rules: MeldRules) -
 
 def best_arrangement(cards: Sequence[str], rules: MeldRules,
                      value: Callable[[str], int]) -> Arrangement:
-    """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12)."""
+    """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12).
+
+    ``value`` must depend on the card alone: the fast path keeps the values it has given.
+    """
     if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
         return _best_natural(cards, rules, value)
     counts = Counter(cards)
