@@ -119,10 +119,14 @@ class Show:
 class CallRummy:
     meld: int
     discard: str
+    card: Entry | None = None  # the called card with its designation (PROTOCOL.md §3)
     type = "call_rummy"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "call_rummy", "meld": self.meld, "discard": self.discard}
+        out: dict[str, Any] = {"type": "call_rummy", "meld": self.meld, "discard": self.discard}
+        if self.card is not None:
+            out["card"] = _entry_text(self.card)
+        return out
 
 
 Action = (Draw | MeldAction | LayOff | SwapJoker | Borrow | Discard | Knock | Declare | Show
@@ -171,6 +175,12 @@ def _parse_declare(obj: dict[str, Any]) -> Declare:
     return Declare(_meld_list(obj), None if discard is None else parse_code(discard))
 
 
+def _parse_call(obj: dict[str, Any]) -> CallRummy:
+    card = obj.get("card")
+    return CallRummy(_index(obj, "meld"), parse_code(_field(obj, "discard")),
+                     None if card is None else parse_entry(card))
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Action]] = {
     "draw": _parse_draw,
     "meld": lambda o: MeldAction(_meld_list(o)),
@@ -182,7 +192,7 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Action]] = {
     "knock": lambda o: Knock(parse_code(_field(o, "discard"))),
     "declare": _parse_declare,
     "show": lambda o: Show(_meld_list(o)),
-    "call_rummy": lambda o: CallRummy(_index(o, "meld"), parse_code(_field(o, "discard"))),
+    "call_rummy": _parse_call,
 }
 
 

@@ -8,16 +8,17 @@ from . import scoring
 from .actions import CallRummy
 from .errors import IllegalAction
 from .flow import Events, finish, meld_at
-from .melds import extend_meld
-from .state import Phase, State
-from .table import check_may_lay_off
+from .melds import Entry
+from .state import CallWindow, Phase, State
+from .table import check_may_lay_off, laid_off
 
 
 def opens_window(st: State, card: str) -> bool:
-    """OPT-CALL-1: could ``card`` be laid off on some meld on the table?"""
+    """OPT-CALL-1: could ``card`` be laid off on some meld on the table (the lay-off check
+    itself, so a card that fits by moving an end joker counts, DOUBLE-6)?"""
     for meld in st.melds:
         try:
-            extend_meld(meld, [(card, None)], st.rules.meld)
+            laid_off(meld, [(card, None)], st.rules)
         except IllegalAction as exc:
             if exc.code == "designation_required":
                 return True
@@ -38,11 +39,20 @@ def call(st: State, seat: int, act: CallRummy, events: Events) -> None:
     if seat in window.calls:
         raise IllegalAction("already_called", "you have already called this discard")
     check_may_lay_off(st, seat)  # OPT-CALL-2, OPT-LAYOFF-1
-    extend_meld(meld_at(st, act.meld), [(window.card, None)], st.rules.meld)
+    laid_off(meld_at(st, act.meld), [called_entry(window, act)], st.rules)
     if act.discard not in st.hands[seat]:
         raise IllegalAction("card_not_in_hand", f"{act.discard} is not in your hand")
     window.calls[seat] = act
     events.append({"type": "call", "seat": seat})
+
+
+def called_entry(window: CallWindow, act: CallRummy) -> Entry:
+    """The called card as laid off: the window's card, with the call's designation if any."""
+    if act.card is None:
+        return window.card, None
+    if act.card[0] != window.card:
+        raise IllegalAction("card_not_available", f"the card to call is {window.card}")
+    return act.card
 
 
 def close_window(st: State, events: Events) -> None:
@@ -58,7 +68,7 @@ def close_window(st: State, events: Events) -> None:
         return
     act: CallRummy = window.calls[caller]
     st.discard.pop()  # the called card is the latest discard (OPT-CALL-9 with OPT-THROW)
-    st.melds[act.meld] = extend_meld(st.melds[act.meld], [(window.card, None)], st.rules.meld)
+    st.melds[act.meld] = laid_off(st.melds[act.meld], [called_entry(window, act)], st.rules)
     st.tabled[caller] = True  # OPT-CALL-9: counts as a lay-off
     st.hands[caller].remove(act.discard)
     st.known[caller] = list((Counter(st.known[caller]) & Counter(st.hands[caller])).elements())

@@ -279,7 +279,7 @@ def _discard(st: State, seat: int, act: Discard, events: Events) -> None:
     remove_from_hand(st, seat, [act.card])
     st.discard.append(act.card)
     events.append({"type": "discard", "seat": seat, "card": act.card})
-    if not st.hands[seat]:
+    if not st.hands[seat] and not game.phom:  # PHOM-8: Phom is won at once only by declaring
         go_out(st, seat, events)
         return
     if game.phom and phom.hand_complete(st):  # PHOM-7, PHOM-11

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import combinations
 
 from .cards import JOKER, SUITS, Placed, make_code, rank_of, suit_of
 from .errors import IllegalAction
@@ -78,11 +79,46 @@ def is_wild(card: str, designation: str | None, rules: MeldRules) -> bool:
 
 
 def form_meld(entries: Sequence[Entry], rules: MeldRules, owner: int = -1) -> Meld:
-    """Validate a new meld listed by a player (runs lowest card first)."""
+    """Validate a new meld listed by a player (runs lowest card first).
+
+    An undesignated wild-capable two (twos wild) is natural; where the meld is valid only with
+    some of them wild, and then in exactly one way, that reading is inferred (PROTOCOL.md §1:
+    ``6S 7S 2C 9S`` is ``6S 7S 2C:8S 9S``); several readings need a designation.
+    """
+    try:
+        return _form_meld(entries, rules, owner, ())
+    except IllegalAction as natural:
+        open_twos = [i for i, (c, d) in enumerate(entries)
+                     if d is None and c != JOKER and c in rules.wilds]
+        if natural.code != "invalid_meld" or not open_twos or len(entries) < 3:
+            raise
+        readings: set[tuple[Placed, ...]] = set()
+        found: Meld | None = None
+        for n in range(1, len(open_twos) + 1):
+            for chosen in combinations(open_twos, n):
+                try:
+                    meld = _form_meld(entries, rules, owner, chosen)
+                except IllegalAction as exc:
+                    if exc.code == "designation_required":
+                        readings.add(())  # valid with some designation: another reading
+                    continue
+                readings.add(meld.cards)
+                found = meld
+        if len(readings) > 1:
+            raise IllegalAction("designation_required",
+                                f"say what each two stands for: {_listing(entries)}") from None
+        if found is None or readings != {found.cards}:
+            raise
+        return found
+
+
+def _form_meld(entries: Sequence[Entry], rules: MeldRules, owner: int,
+               wild_twos: Sequence[int]) -> Meld:
+    """``form_meld`` with the undesignated twos at ``wild_twos`` read as wild cards."""
     listing = _listing(entries)
     if len(entries) < 3:
         raise _bad(f"a meld needs at least 3 cards: {listing}")
-    wild = [is_wild(c, d, rules) for c, d in entries]
+    wild = [is_wild(c, d, rules) or i in wild_twos for i, (c, d) in enumerate(entries)]
     for (card, designation), w in zip(entries, wild):
         if designation is not None and not w and designation != card:
             raise _bad(f"{card} is not a wild card and cannot stand for {designation}")

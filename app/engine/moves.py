@@ -25,7 +25,7 @@ from .actions import (
     Show,
     SwapJoker,
 )
-from .cards import parse_entry
+from .cards import JOKER, parse_entry
 from .flow import discardable
 from .game import allowed_types, is_legal
 from .melds import Entry, Meld, MeldRules, wild_places
@@ -74,9 +74,13 @@ def _candidates(st: State, seat: int) -> Iterator[Action]:
     types = legal_types(st, seat)
     hand = st.hands[seat] if st.hands else []
     if "call_rummy" in types and st.call is not None:
-        for index in range(len(st.melds)):
+        called = st.call.card
+        wild = called == JOKER or called in st.rules.meld.wilds
+        for index, meld in enumerate(st.melds):
+            places = [None, *wild_places(called, meld)] if wild else [None]  # PROTOCOL §3
             for card in sorted(set(hand)):
-                yield CallRummy(index, card)
+                for place in places:
+                    yield CallRummy(index, card, place)
     if "draw" in types:
         yield Draw("stock")
         if st.rules.options.throw_down:

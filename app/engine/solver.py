@@ -7,13 +7,18 @@ and most wild cards that turn it into a valid meld (GEN-3, GEN-4). A memoised se
 the lowest remaining natural card, which is either unmatched or in a skeleton over the remaining
 cards; wild cards are a counted resource. Each skeleton takes its least number of wilds and
 adds its spare room to a running capacity, so wilds left at the end join chosen melds instead
-of the deadwood. A wild-capable two (twos wild) is tried both as a natural and as a wild.
+of the deadwood. A wild-capable two (twos wild) is tried both as a natural and as a wild: every
+split is searched over one table, and splits that leave wilds of the same costs share a memo.
+
+A hand of distinct cards with no wild card takes a fast path with the same answers: one bit per
+card, the melds of a whole pack precomputed once per set of rules as bit masks, and a memo keyed
+by the remaining bit set.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -85,7 +90,7 @@ class _Table:
             for code in self.codes:
                 by_rank.setdefault(rank_of(code), []).append(code)
             for codes in by_rank.values():
-                for picked in _set_picks(codes, naturals, rules):
+                for picked in _set_picks(codes, naturals, rules, max(1, 3 - wilds)):
                     n = len(picked)
                     top = rules.set_max if rules.set_max is not None else _UNLIMITED
                     if rules.set_distinct_suits:
@@ -110,22 +115,23 @@ class _Table:
                                      tuple(chain))
 
 
-def _set_picks(codes: list[str], naturals: Counter[str], rules: MeldRules) -> Iterator[list[str]]:
-    """Natural multisets of one rank that may stand in a set (before wild cards)."""
+def _set_picks(codes: list[str], naturals: Counter[str], rules: MeldRules,
+               least: int) -> Iterator[list[str]]:
+    """Natural multisets of one rank, of ``least`` cards or more, that may stand in a set."""
     if rules.set_distinct_suits:
-        for n in range(1, min(len(codes), 4) + 1):
+        for n in range(least, min(len(codes), 4) + 1):
             for combo in combinations(codes, n):
                 yield list(combo)
         return
     for counts in product(*(range(naturals[c] + 1) for c in codes)):
         picked = [c for c, k in zip(codes, counts) for _ in range(k)]
-        if picked and (rules.set_max is None or len(picked) <= rules.set_max):
+        if len(picked) >= least and (rules.set_max is None or len(picked) <= rules.set_max):
             yield picked
 
 
 def _run_chains(present: list[str], ace: AceModel,
                 wilds: int) -> Iterator[list[tuple[int, str]]]:
-    """Ascending (value, code) chains of one suit with at most ``wilds`` gaps and span 13."""
+    """Ascending (value, code) chains of one suit that ``wilds`` wild cards make a run (span 13)."""
     if ace is AceModel.WRAP:
         for first in present:
             base = rank_of(first)
@@ -147,12 +153,13 @@ def _run_chains(present: list[str], ace: AceModel,
 
 
 def _chains(items: list[tuple[int, str]], wilds: int) -> Iterator[list[tuple[int, str]]]:
-    """Chains that start with ``items[0]``."""
+    """Chains that start with ``items[0]``; shorter ones are extended, not yielded."""
     first = items[0][0]
     stack = [([items[0]], 1)]
     while stack:
         chain, nxt = stack.pop()
-        yield chain
+        if max(3, chain[-1][0] - first + 1) - len(chain) <= wilds:
+            yield chain
         for j in range(nxt, len(items)):
             value, code = items[j]
             span = value - first + 1
@@ -229,70 +236,256 @@ def _emit(chosen: list[tuple[_Shape, int]], pool: list[str], rules: MeldRules) -
 
 def best_arrangement(cards: Sequence[str], rules: MeldRules,
                      value: Callable[[str], int]) -> Arrangement:
-    """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12)."""
-    options = (_best_for(naturals, pool, rules, value) for naturals, pool in _pools(cards, rules))
-    best = next(options)  # the first pool uses every wild-capable two as a natural
-    for found in options:
-        if found.deadwood_value < best.deadwood_value:
-            best = found
-    return best
+    """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12).
 
-
-def _best_for(naturals: Counter[str], pool: list[str], rules: MeldRules,
-              value: Callable[[str], int]) -> Arrangement:
-    pool = sorted(pool, key=lambda c: (-value(c), c))  # meld the dearest wilds
-    n_wild = len(pool)
-    tab = _Table(naturals, n_wild, rules)
+    ``value`` must depend on the card alone: the fast path keeps the values it has given.
+    """
+    if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
+        return _best_natural(cards, rules, value)
+    counts = Counter(cards)
+    jokers = counts.pop(JOKER, 0)
+    twos = sorted(c for c in counts if c in rules.wilds)
+    tab = _Table(counts, jokers + sum(counts[c] for c in twos), rules)
     worth = [value(c) for c in tab.codes]
-    spare_cost = [sum(value(c) for c in pool[n_wild - k:]) if k else 0
-                  for k in range(n_wild + 1)]
-    moves, unit, guard, width = tab.moves, tab.unit, tab.guard, tab.width
-    memo: dict[tuple[int, int, int], int] = {}
+    wild_value = {c: value(c) for c in [JOKER, *twos]}
+    memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
 
-    def solve(state: int, w: int, cap: int) -> int:
-        if not state:
-            return spare_cost[w - cap]
-        key = (state, w, cap)
-        got = memo.get(key)
-        if got is not None:
-            return got
-        f = ((state & -state).bit_length() - 1) // width
-        best = worth[f] + solve(state - unit[f], w, cap)
+    def search(choice: tuple[int, ...]) -> _Search:
+        pool = [JOKER] * jokers + [c for c, k in zip(twos, choice) for _ in range(k)]
+        start = tab.start - sum(k * tab.unit[tab.field[c]] for c, k in zip(twos, choice))
+        return _Search(tab, start, pool, wild_value, worth, memos)
+
+    # Every split of the wild-capable twos into naturals and wilds, fewest wild first (as
+    # _pools): the first split reaching the least deadwood is the answer.
+    choices = sorted(product(*(range(counts[c] + 1) for c in twos)), key=lambda t: (sum(t), t))
+    best = search(choices[0])  # every two a natural
+    least = best.total()
+    for choice in choices[1:] if least else ():
+        found = search(choice)
+        total = found.total()
+        if total < least:
+            best, least = found, total
+            if not total:
+                break
+    return best.arrangement(rules)
+
+
+class _Search:
+    """The least deadwood of one (naturals, wild pool) split, over a table shared by the splits.
+
+    The table is built once for the hand with every natural and the largest pool: a skeleton
+    holding a two that is wild in this split fails the guard test, and one needing more wilds
+    than this pool holds fails the count test, so the search sees exactly this split's table.
+    A value depends on the split only through the cost of the wilds left over, so splits with
+    the same costs share one memo (in ``memos``).
+    """
+
+    def __init__(self, tab: _Table, start: int, pool: list[str], wild_value: dict[str, int],
+                 worth: list[int],
+                 memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]]) -> None:
+        self.tab = tab
+        self.pool = sorted(pool, key=lambda c: (-wild_value[c], c))  # meld the dearest wilds
+        self.start = start
+        spare_cost = [0]
+        for c in reversed(self.pool):  # the cheapest k wilds are left over
+            spare_cost.append(spare_cost[-1] + wild_value[c])
+        moves, unit, guard, width = tab.moves, tab.unit, tab.guard, tab.width
+        memo = memos.setdefault(tuple(spare_cost), {})
+
+        def solve(state: int, w: int, cap: int) -> int:
+            if not state:
+                return spare_cost[w - cap]
+            key = (state, w, cap)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            f = ((state & -state).bit_length() - 1) // width
+            best = worth[f] + solve(state - unit[f], w, cap)
+            if best:
+                high = state | guard
+                for delta, need, extra in moves[f]:
+                    if need <= w and (high - delta) & guard == guard:
+                        rest = w - need
+                        got = solve(state - delta, rest, min(cap + extra, rest))
+                        if got < best:
+                            best = got
+                            if not best:
+                                break
+            memo[key] = best
+            return best
+
+        self.solve = solve
+
+    def total(self) -> int:
+        return self.solve(self.start, len(self.pool), 0)
+
+    def arrangement(self, rules: MeldRules) -> Arrangement:
+        """Walk the memo along one optimal path."""
+        tab, solve, guard, pool = self.tab, self.solve, self.tab.guard, self.pool
+        total = self.total()
+        chosen: list[tuple[_Shape, int]] = []
+        dead: list[str] = []
+        state, w, cap = self.start, len(pool), 0
+        while state:
+            target = solve(state, w, cap)
+            f = tab.low(state)
+            for shape in tab.shapes[f]:
+                if shape.need <= w and ((state | guard) - shape.delta) & guard == guard:
+                    rest = w - shape.need
+                    nxt = (state - shape.delta, rest, min(cap + shape.room - shape.need, rest))
+                    if solve(*nxt) == target:
+                        chosen.append((shape, shape.need))
+                        state, w, cap = nxt
+                        break
+            else:
+                dead.append(tab.codes[f])
+                state -= tab.unit[f]
+        chosen = _spread(chosen, w)
+        used = sum(k for _, k in chosen)
+        dead += pool[used:]
+        return Arrangement(tuple(_emit(chosen, pool, rules)), tuple(dead), total)
+
+
+# --- natural hands: one pack, no wild card ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _PackMelds:
+    """Every meld of one 52-card pack under one set of rules, as bit masks (bit = table field).
+
+    Bit ``13 * suit + rank - 1`` is a card (the table's field order). ``by_low[i]`` lists (mask,
+    listing) of the melds whose lowest card is bit ``i``, in the general search's order
+    (``masks[i]`` their masks alone). A card is in some meld of a hand exactly when it is in a
+    three-card one: ``run_live[p]`` is the union of the three-card runs inside the 13-bit suit
+    pattern ``p`` (the same in every suit), and ``sets`` says whether three of a rank meld.
+    """
+
+    bit: dict[str, int]
+    codes: tuple[str, ...]
+    by_low: tuple[tuple[tuple[int, Listed], ...], ...]
+    masks: tuple[tuple[int, ...], ...]
+    run_live: tuple[int, ...]
+    sets: bool
+
+
+_PACK_MELDS: dict[MeldRules, _PackMelds] = {}
+
+
+def _pack_melds(rules: MeldRules) -> _PackMelds:
+    got = _PACK_MELDS.get(rules)
+    if got is None:
+        tab = _Table(Counter(r + s for r in RANKS for s in SUITS), 0, rules)
+        bit = {c: i for i, c in enumerate(tab.codes)}
+        by_low = tuple(tuple((sum(1 << bit[c] for _, c in s.naturals), _listing(s, [], rules))
+                             for s in group) for group in tab.shapes)
+        windows = [m for group in by_low for m, listed in group
+                   if len(listed) == 3 and m < 1 << 13]  # the three-card runs of clubs
+        run_live = tuple(_union(w for w in windows if w & p == w) for p in range(1 << 13))
+        got = _PackMelds(bit, tuple(tab.codes), by_low,
+                         tuple(tuple(m for m, _ in group) for group in by_low), run_live,
+                         rules.sets)
+        _PACK_MELDS[rules] = got
+    return got
+
+
+def _best_natural(cards: Sequence[str], rules: MeldRules,
+                  value: Callable[[str], int]) -> Arrangement:
+    """The natural-only fast path: the same search over one bit per card, memo keyed by the
+    bit set, with the cards that are in no meld of the hand set aside first."""
+    pm = _pack_melds(rules)
+    bit, by_low, run_live = pm.bit, pm.by_low, pm.run_live
+    hand = 0
+    for c in cards:
+        hand |= 1 << bit[c]
+    suit = 0x1FFF
+    cl, di, he, sp = hand & suit, hand >> 13 & suit, hand >> 26 & suit, hand >> 39
+    live = run_live[cl] | run_live[di] << 13 | run_live[he] << 26 | run_live[sp] << 39
+    if pm.sets:  # ranks held in three or four suits
+        three = (cl & di & (he | sp)) | (he & sp & (cl | di))
+        live |= (three | three << 13 | three << 26 | three << 39) & hand
+    order = sorted(cards, key=bit.__getitem__)
+    values = _values_of(value)
+    total = 0
+    worth = {}
+    for c in cards:
+        v = values.get(c)
+        if v is None:
+            v = values[c] = value(c)
+        i = bit[c]
+        if live >> i & 1:
+            worth[i] = v
+        else:
+            total += v
+    if not live:
+        return Arrangement((), tuple(order), total)
+    masks = pm.masks
+    moves = {i: [m for m in masks[i] if m & live == m] for i in worth}
+    memo = {0: 0}
+
+    def solve(state: int) -> int:  # called only for states not yet in the memo
+        low = state & -state
+        f = low.bit_length() - 1
+        rest = state ^ low
+        got = memo.get(rest)
+        best = worth[f] + (solve(rest) if got is None else got)
         if best:
-            high = state | guard
-            for delta, need, extra in moves[f]:
-                if need <= w and (high - delta) & guard == guard:
-                    rest = w - need
-                    got = solve(state - delta, rest, min(cap + extra, rest))
+            for m in moves[f]:
+                if m & state == m:
+                    rest = state ^ m
+                    got = memo.get(rest)
+                    if got is None:
+                        got = solve(rest)
                     if got < best:
                         best = got
                         if not best:
                             break
-        memo[key] = best
+        memo[state] = best
         return best
 
-    total = solve(tab.start, n_wild, 0)
-    chosen: list[tuple[_Shape, int]] = []
-    dead: list[str] = []
-    state, w, cap = tab.start, n_wild, 0
-    while state:  # walk the memo along one optimal path
-        target = solve(state, w, cap)
-        f = tab.low(state)
-        for shape in tab.shapes[f]:
-            if shape.need <= w and ((state | guard) - shape.delta) & guard == guard:
-                rest = w - shape.need
-                nxt = (state - shape.delta, rest, min(cap + shape.room - shape.need, rest))
-                if solve(*nxt) == target:
-                    chosen.append((shape, shape.need))
-                    state, w, cap = nxt
-                    break
+    def known(state: int) -> int:
+        got = memo.get(state)
+        return solve(state) if got is None else got
+
+    total += known(live)
+    melds: list[Listed] = []
+    state = live
+    while state:
+        target = memo[state]
+        low = state & -state
+        f = low.bit_length() - 1
+        for m, listed in by_low[f]:
+            if m & state == m and known(state ^ m) == target:
+                melds.append(listed)
+                state ^= m
+                break
         else:
-            dead.append(tab.codes[f])
-            state -= unit[f]
-    chosen = _spread(chosen, w)
-    used = sum(k for _, k in chosen)
-    dead += pool[used:]
-    return Arrangement(tuple(_emit(chosen, pool, rules)), tuple(dead), total)
+            state ^= low
+    used = {c for m in melds for c in m}
+    return Arrangement(tuple(melds), tuple(c for c in order if c not in used), total)
+
+
+_VALUES: dict[Callable[[str], int], dict[str, int]] = {}
+
+
+def _values_of(value: Callable[[str], int]) -> dict[str, int]:
+    """The card values ``value`` has given so far (a game's values are a pure function of the
+    card; the few value functions in use are kept, the store is emptied if it ever grows)."""
+    try:
+        got = _VALUES.get(value)
+    except TypeError:  # an unhashable value function: nothing is kept
+        return {}
+    if got is None:
+        if len(_VALUES) >= 64:
+            _VALUES.clear()
+        got = _VALUES[value] = {}
+    return got
+
+
+def _union(masks: Iterable[int]) -> int:
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
 
 
 # --- whole hand ----------------------------------------------------------------------------

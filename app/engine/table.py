@@ -78,16 +78,23 @@ def lay_off(st: State, seat: int, act: LayOff, events: Events) -> None:
     target = meld_at(st, act.meld)
     cards = [c for c, _ in act.cards]
     remove_from_hand(st, seat, cards)
-    entries = list(act.cards)
-    if st.rules.game.end_joker_moves:
-        target, entries = _move_end_joker(target, entries, st.rules)
-    st.melds[act.meld] = extend_meld(target, entries, st.rules.meld) if entries else target
+    if st.rules.game.phom and not st.hands[seat]:  # PHOM-9: the fourth turn ends with a discard
+        raise IllegalAction("must_keep_discard", "keep a card to discard")
+    st.melds[act.meld] = laid_off(target, list(act.cards), st.rules)
     st.tabled[seat] = True
     st.acted = True
     _played_jokers(st, cards)
     events.append({"type": "lay_off", "seat": seat, "meld": act.meld, "cards": cards,
                    "result": st.melds[act.meld].to_json()})
     after_table_move(st, seat, events)
+
+
+def laid_off(meld: Meld, entries: list[Entry], rules: GameRules) -> Meld:
+    """GEN-10 with DOUBLE-6: ``meld`` with ``entries`` laid off, or raise (the one check used
+    by lay-offs and by Rummy calls)."""
+    if rules.game.end_joker_moves:
+        meld, entries = _move_end_joker(meld, entries, rules)
+    return extend_meld(meld, entries, rules.meld) if entries else meld
 
 
 def _move_end_joker(meld: Meld, entries: list[Entry],

@@ -391,6 +391,34 @@ def test_cont10_natural_twos_only_earn_nothing():
     assert st.results[-1].scores == (-1, 1)
 
 
+def test_cont10_a_two_that_can_only_be_wild_needs_no_designation():
+    # PROTOCOL.md §1: 3C 4C 2S 6C 7C can only mean 2S standing for 5C, so it is inferred and
+    # scores as the designated hand does (CONT-7, CONT-10: 1 + 1 for the wild two + 2 joker).
+    inferred = ("AD 2D 3D", "3C 4C 2S 6C 7C", "9H TH JK QH", "JS QS KS")
+    st = deal2(cards_of(*inferred), options={"twos_wild": True})
+    st = act(st, 1, DRAW_STOCK, declare(*inferred, discard="8S"))
+    assert str(st.melds[1].cards[2]) == "2S:5C"
+    assert str(st.melds[0].cards[1]) == "2D"  # valid as natural: stays natural
+    assert st.results[-1].scores == (-4, 4)
+
+
+def test_cont10_twos_that_could_be_read_two_ways_need_designations():
+    # 2C 2D 2H is A-2-3 of diamonds (2C:AD 2D 2H:3D) or 2-3-4 of clubs (2C 2D:3C 2H:4C).
+    ambiguous = ("2C 2D 2H", "QD KD AD", "5H 6H 7H", "8S 9S TS", "3D 4D 5D")
+    st = act(deal2(cards_of(*ambiguous), options={"twos_wild": True}), 1, DRAW_STOCK)
+    rejected(st, 1, declare(*ambiguous, discard="8S"), "designation_required")
+    designated = ("2C:AD 2D 2H", *ambiguous[1:])  # one designation settles the other two
+    st = act(st, 1, declare(*designated, discard="8S"))
+    assert " ".join(str(p) for p in st.melds[0].cards) == "2C:AD 2D 2H:3D"
+    assert st.results[-1].scores == (-3, 3)  # 1 + two wild twos
+
+
+def test_cont10_undesignated_twos_stay_natural_without_the_option():
+    inferred = ("AD 2D 3D", "3C 4C 2S 6C 7C", "9H TH JK QH", "JS QS KS")
+    st = act(deal2(cards_of(*inferred)), 1, DRAW_STOCK)
+    rejected(st, 1, declare(*inferred, discard="8S"), "invalid_meld")
+
+
 def test_cont10_twos_are_not_wild_without_the_option():
     # Without twos_wild, 2S cannot stand for 5C.
     st = deal2(cards_of(*TWOS))

@@ -7,12 +7,14 @@ from collections import Counter
 
 import pytest
 
+from app.engine.actions import CallRummy, parse_action
 from app.engine.cards import standard_pack
 from app.engine.deal import shuffled_deal, stacked_deal
 from app.engine.errors import IllegalAction, InvalidDeal, InvalidOptions
 from app.engine.game import next_dealer, start_hand
 from app.engine.games import match_rules
 from app.engine.melds import AceModel
+from app.engine.moves import legal_actions
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
 from tests.engine.helpers import DRAW_STOCK, act, discard, lay_off, melds, rejected, shown, stacked
@@ -166,6 +168,74 @@ def test_double6_inside_joker_never_moves():
     # DOUBLE-6: 6D cannot replace the joker inside 5D JK 7D.
     st = jokers_laid()
     rejected(st, 0, lay_off(3, "6D"), "invalid_meld")
+
+
+# --- DOUBLE-6 with Call Rummy (OPT-CALL-1..3, PROTOCOL.md §3) ---------------------------------
+
+CALLS = {"call_rummy": True}
+
+
+def call(meld_no: int, discard_card: str, card: str | None = None) -> dict[str, object]:
+    action: dict[str, object] = {"type": "call_rummy", "meld": meld_no, "discard": discard_card}
+    if card is not None:
+        action["card"] = card
+    return action
+
+
+def test_double6_card_that_moves_an_end_joker_opens_a_call_window():
+    # Seat 0 discards 4C, which fits meld 0 (JK:4C 5C 6C) only by moving its joker to 7C
+    # (DOUBLE-6): a window opens (OPT-CALL-1) and seat 1's call lays it off that way.
+    st = stacked(GAME, [list(MOVER_0), list(MOVER_1)], options=CALLS, discard=["KC"],
+                 stock_top=["8H", "6D", "QC"])
+    st = act(st, 1, DRAW_STOCK, melds("JK 5C 6C", "JK QS KS AS"), discard("8H"))
+    st = act(st, 0, DRAW_STOCK, melds("AH 2H JK", "5D JK 7D"), discard("4C"))
+    assert st.phase is Phase.CALL and st.call is not None and st.call.card == "4C"
+    rejected(st, 0, call(0, "7C"), "cannot_call_own_discard")
+    rejected(st, 1, call(3, "9D"), "invalid_meld")  # the joker inside 5D JK 7D never moves
+    rejected(st, 1, call(1, "9D"), "invalid_meld")
+    st = act(st, 1, call(0, "9D"), DRAW_STOCK)
+    assert shown(st, 0) == "4C 5C 6C JK:7C"
+    assert st.discard == ["KC", "8H", "9D"]
+    assert Counter(st.hands[1]) == Counter(["TH", "2S", "QC"])  # 9D went, the stock's QC came
+
+
+JOKER_0 = ["JK", "3D", "7H", "9S", "KD", "4S", "6H", "8D", "TC", "QS"]
+JOKER_1 = ["JK", "5C", "6C", "9D", "TH", "2S", "3S", "KH", "QD", "8C"]
+
+
+def joker_window() -> State:
+    """Seat 1 lays JK 5C 6C (JK:4C) and discards 4H; seat 0 draws and discards a joker."""
+    st = stacked(GAME, [list(JOKER_0), list(JOKER_1)], options=CALLS, discard=["KC"],
+                 stock_top=["4H", "AD"])
+    st = act(st, 1, DRAW_STOCK, melds("JK 5C 6C"), discard("4H"))
+    assert st.phase is Phase.DRAW  # 4H fits nothing: no window
+    st = act(st, 0, DRAW_STOCK, discard("JK"))
+    assert st.phase is Phase.CALL and st.call is not None and st.call.card == "JK"
+    return st
+
+
+def test_opt_call_3_call_on_a_discarded_joker_names_its_designation():
+    # PROTOCOL.md §3: the call's optional card says what the joker stands for (GEN-4).
+    st = joker_window()
+    rejected(st, 1, call(0, "9D"), "designation_required")  # 3C or 7C?
+    offered = {a.card for a in legal_actions(st, 1) if isinstance(a, CallRummy)}
+    assert offered == {("JK", "3C"), ("JK", "7C")}
+    rejected(st, 1, call(0, "9D", "JK:9C"), "invalid_meld")
+    rejected(st, 1, call(0, "9D", "7C"), "card_not_available")
+    rejected(st, 1, call(0, "9D", "JK:JK"), "bad_card")
+    st = act(st, 1, call(0, "9D", "jk:7c"), DRAW_STOCK)
+    assert shown(st, 0) == "JK:4C 5C 6C JK:7C"
+    assert st.discard == ["KC", "4H", "9D"]
+    assert "9D" not in st.hands[1] and len(st.hands[1]) == 7
+
+
+def test_opt_call_3_designated_call_round_trips_through_a_match_log():
+    st = joker_window()
+    action = call(0, "9D", "JK:3C")
+    assert parse_action(action).to_json() == action
+    assert parse_action(call(0, "9D")).to_json() == call(0, "9D")
+    st = act(st, 1, action, DRAW_STOCK)
+    assert shown(st, 0) == "JK:3C JK:4C 5C 6C"
 
 
 # --- DOUBLE-7 scoring ------------------------------------------------------------------------

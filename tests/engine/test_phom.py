@@ -19,7 +19,16 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
-from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, discard, lay_off, rejected, stacked
+from tests.engine.helpers import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    act,
+    discard,
+    lay_off,
+    rejected,
+    shown,
+    stacked,
+)
 
 
 def show(*listings: str) -> dict[str, Any]:
@@ -400,6 +409,51 @@ def test_phom9_empty_show_is_allowed():
         st = pass_turn(st)
     st = act(st, 1, DRAW_STOCK, show())
     assert st.shown[1] is True and st.melds == []
+
+
+# Seat 1 (10 cards) opens with KD and holds AC 2C 3C, 4D 5D 6D, 7H 8H 9H; seat 0 (9 cards)
+# holds 5S 6S 7S, JS QS KS, TC TD TH. Each passes turns 1-3 (draw from the stock, discard it).
+MELDED1 = ["KD", "AC", "2C", "3C", "4D", "5D", "6D", "7H", "8H", "9H"]
+MELDED0 = ["5S", "6S", "7S", "JS", "QS", "KS", "TC", "TD", "TH"]
+MELDED_STOCK = ["QC", "KH", "JH", "2S", "8C", "QD", "6H"]  # seat 1 draws QD, seat 0 6H last
+
+
+def melded_to_seat1_fourth_turn() -> State:
+    st = stacked("phom", [list(MELDED0), list(MELDED1)], stock_top=list(MELDED_STOCK))
+    st = act(st, 1, discard("KD"))
+    for _ in range(5):
+        st = pass_turn(st)
+    return act(st, 1, DRAW_STOCK)
+
+
+def test_phom9_fourth_discard_emptying_the_hand_is_a_showdown_not_u():
+    # PHOM-8: Ù only by declaring; PHOM-9: show, then discard. Seat 1 shows nine cards and
+    # discards its last one: trash 0, and the hand goes on to seat 0's fourth turn (PHOM-7).
+    st = melded_to_seat1_fourth_turn()
+    st = act(st, 1, show("AC 2C 3C", "4D 5D 6D", "7H 8H 9H"), discard("QD"))
+    assert st.hands[1] == [] and st.results == []
+    assert (st.turn, st.phase, st.turns) == (0, Phase.DRAW, [3, 4])
+    st = act(st, 0, DRAW_STOCK, show("5S 6S 7S", "JS QS KS", "TC TD TH"), discard("6H"))
+    result = st.results[-1]
+    # PHOM-11: both trash 0; the tie goes to seat 1, first in play order; seat 0 pays 1, not
+    # the 6 of a Ù with a discard (PHOM-8).
+    assert result.reason == "showdown"
+    assert result.detail["trash"] == [0, 0]
+    assert (result.winner, result.scores) == (1, (-1, 1))
+    assert st.totals == [-1, 1]
+
+
+def test_phom9_lay_off_of_the_last_card_is_refused():
+    # PHOM-9 ends the fourth turn with a discard: seat 0, left with only 6H after its show,
+    # may not lay it off on seat 1's 7H 8H 9H; it discards it.
+    st = melded_to_seat1_fourth_turn()
+    st = act(st, 1, show("AC 2C 3C", "4D 5D 6D", "7H 8H 9H"), discard("QD"))
+    st = act(st, 0, DRAW_STOCK, show("5S 6S 7S", "JS QS KS", "TC TD TH"))
+    assert st.hands[0] == ["6H"] and shown(st, 2) == "7H 8H 9H"
+    rejected(st, 0, lay_off(2, "6H"), "must_keep_discard")
+    st = act(st, 0, discard("6H"))
+    assert st.melds[2].codes == ["7H", "8H", "9H"]
+    assert (st.results[-1].reason, st.results[-1].scores) == ("showdown", (-1, 1))
 
 
 # --- PHOM-10 card values --------------------------------------------------------------------
