@@ -129,7 +129,7 @@ def serve(host: str, port: int) -> int:
     settings = _settings()
     _upgrade(settings.database_url)
     config = uvicorn.Config(
-        "app.main:create_server", factory=True, host=host, port=port,
+        "app.main:create_server", factory=True, interface="asgi3", host=host, port=port,
         # A websocket message over the limit is closed with 1009 as soon as its header says
         # so, before its payload is read.
         ws_max_size=MAX_MESSAGE_BYTES,

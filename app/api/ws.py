@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -57,57 +58,62 @@ def origin_allowed(headers: Headers, allowed: list[str]) -> bool:
     return host is not None and urlsplit(origin).netloc == host.lower()
 
 
-async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+def serve(scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
     """The ASGI handler of ``/ws/rooms/{id}``, called by ``app.main.RummyHall`` without
     FastAPI's routing (which would cost every idle socket about 11 KiB: docs/benchmarks.md).
-    ``scope["app"]`` is the FastAPI app, whose ``state`` holds the rooms and settings."""
+    ``scope["app"]`` is the FastAPI app, whose ``state`` holds the rooms and settings. A plain
+    function handing over one coroutine: an idle socket waits one frame deep."""
     ws = WebSocket(scope, receive, send)
     room_id = scope["path"][len(PATH):]
     if not room_id or "/" in room_id:
-        await ws.close()  # no such route: an HTTP 403, as for any unknown socket path
-        return
+        return ws.close()  # no such route: an HTTP 403, as for any unknown socket path
+    return room_socket(ws, room_id, receive)
+
+
+async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
+    """Origin, authentication, admission, then the socket's loop; one function, so that an
+    idle socket waits one frame deep (in uvicorn's own ``receive``)."""
     try:
-        await room_socket(ws, room_id)
+        if not origin_allowed(ws.headers, ws.app.state.settings.allowed_origins):
+            await ws.close(code=CLOSE_ORIGIN, reason="origin not allowed")  # an HTTP 403
+            return
+        await ws.accept()
+        authenticated = await _authenticate(ws)
+        if authenticated is None:
+            return
+        conn, invite = authenticated
+        room = _admitting_room(ws, room_id, conn.player_id, invite)
+        if room is None:  # unknown and private look alike
+            conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
+            await _until_closed(ws)
+            await conn.finish()
+            return
+        sockets: SocketIndex = ws.app.state.sockets
+        for old in sockets.add(conn):
+            old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
+                       "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
+        room.connect(conn)  # queues the current state at once
+        try:
+            while not conn.closed:  # uvicorn's own receive: no wrapper frame while a socket idles
+                message = await receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await _serve_one(room, conn, message.get("text") or message.get("bytes") or b"")
+        finally:
+            room.disconnect(conn)
+            sockets.discard(conn)
+            await conn.finish()
+    except WebSocketDisconnect:
+        pass
     except Exception as exc:  # a last resort: the handler answers what it expects itself
         if outage.is_storage_outage(exc):
             log.warning("websocket: storage unavailable: %r", exc)
             code = CLOSE_TRY_LATER
         else:
-            log.exception("websocket %s failed", scope["path"][:80])
+            log.exception("websocket for room %s failed", room_id[:40])
             code = 1011
         with contextlib.suppress(Exception):
             await ws.close(code=code)
-
-
-async def room_socket(ws: WebSocket, room_id: str) -> None:
-    if not origin_allowed(ws.headers, ws.app.state.settings.allowed_origins):
-        await ws.close(code=CLOSE_ORIGIN, reason="origin not allowed")  # an HTTP 403
-        return
-    await ws.accept()
-    authenticated = await _authenticate(ws)
-    if authenticated is None:
-        return
-    conn, invite = authenticated
-    room = _admitting_room(ws, room_id, conn.player_id, invite)
-    if room is None:  # unknown and private look alike
-        conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
-        await _until_closed(ws)
-        await conn.finish()
-        return
-    sockets: SocketIndex = ws.app.state.sockets
-    for old in sockets.add(conn):
-        old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
-                   "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
-    room.connect(conn)  # queues the current state at once
-    try:
-        while not conn.closed:
-            await _serve_one(room, conn, await _receive(ws))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        room.disconnect(conn)
-        sockets.discard(conn)
-        await conn.finish()
 
 
 async def _until_closed(ws: WebSocket) -> None:
