@@ -66,7 +66,7 @@ class MatchRunner:
             deal = stacked_deal(self.rules, dealer, deals[hand_no])
         else:
             deal = shuffled_deal(self.rules, dealer, secrets.SystemRandom())
-        await self.store.record_deal(self.match_id, hand_no, dealer, deal.to_json())
+        await self.store.record_deal(self.record, self.match_id, hand_no, dealer, deal.to_json())
         self.state = start_hand(st, deal, dealer)
         self.hand_seq = 0
         self.replies.new_hand(hand_no)
@@ -88,8 +88,8 @@ class MatchRunner:
             return reply, []
         logged = action.to_json()
         # Durable before acknowledged or shown; a storage error propagates, nothing changed.
-        await self.store.append_action(self.match_id, st.hand_no, self.hand_seq, seat, logged,
-                                       client_id)
+        await self.store.append_action(self.record, self.match_id, st.hand_no, self.hand_seq,
+                                       seat, logged, client_id)
         self.hand_seq += 1
         self.state = new
         reply = {"type": "ack", "id": client_id, "seq": new.seq}
