@@ -90,7 +90,7 @@ def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cl
     owned = OwnedStore(store, leases, lambda room_id: lost[0].lost(room_id))
     registry = RoomRegistry(owned, timing, claim=lambda room_id: lost[0].claim_new(room_id))
     cluster = Cluster(node, leases, SharedLobby(redis, settings.redis_prefix,
-                                                settings.lease_seconds), store, registry)
+                                                settings.lease_seconds), store, owned, registry)
     lost.append(cluster)
     return cluster
 

@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 
 from app.cluster.cluster import Cluster
+from app.cluster.leases import node_of
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.services import outage
@@ -55,6 +56,7 @@ class Relay:
                               ("out", self._out), ("moved", self._moved), ("gone", self._gone),
                               ("call", self._call), ("ret", self._ret)):
             self.node.on(kind, handler)
+        self.node.reconnected = self._reconnected
 
     def owned(self, room_id: str) -> Room | None:
         room = self.cluster.registry.rooms.get(room_id)
@@ -63,7 +65,16 @@ class Relay:
     # --- at the owner ---------------------------------------------------------------------
 
     def _open(self, m: dict[str, Any]) -> None:
+        old = self.remotes.pop((m["f"], m["c"]), None)
+        if old is not None:
+            old.close()
         self.remotes[(m["f"], m["c"])] = RemoteConnection(self, m)
+
+    def _reconnected(self) -> None:
+        """This process's inbox was cut off for a while and messages may have been lost: every
+        relayed socket attaches again and is sent the full state."""
+        for link in list(self.links.values()):
+            link.moved()
 
     def _in(self, m: dict[str, Any]) -> None:
         conn = self.remotes.get((m["f"], m["c"]))
@@ -138,7 +149,7 @@ class Relay:
             query = secrets.token_hex(8)
             future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             self.calls[query] = future
-            self.node.send(target, {"k": "call", "q": query, "f": self.node.id, "op": op,
+            self.node.send(node_of(target), {"k": "call", "q": query, "f": self.node.id, "op": op,
                                     "r": room_id, "p": player_id, "n": name, "a": args})
             try:
                 answer = await asyncio.wait_for(future, CALL_TIMEOUT)
@@ -226,7 +237,7 @@ class Link:
         self.invite = invite
         self.id = secrets.token_hex(8)
         self.room: Room | None = None
-        self.owner: str | None = None  # the owning process, when it is another one
+        self.owner: str | None = None  # the lease of the owning process, when another one
         self.pending: dict[Any, str] = {}  # client id -> its action message, until answered
         self.closed = False
         self._moving: asyncio.Task[None] | None = None
@@ -247,7 +258,7 @@ class Link:
         self.owner = target
         self.relay.links[self.id] = self
         self.relay.cluster.watchers.add(self)
-        self.relay.node.send(target, {"k": "open", "c": self.id, "f": self.relay.node.id,
+        self.relay.node.send(node_of(target), {"k": "open", "c": self.id, "f": self.relay.node.id,
                                       "r": self.room_id, "p": self.conn.player_id,
                                       "n": self.conn.name, "i": self.invite})
         return True
@@ -259,8 +270,8 @@ class Link:
         room = self.room
         if room is None:
             if self.owner is not None:
-                self.relay.node.send(self.owner, {"k": "in", "c": self.id,
-                                                  "f": self.relay.node.id, "m": raw})
+                self.relay.node.send(node_of(self.owner), {"k": "in", "c": self.id,
+                                                           "f": self.relay.node.id, "m": raw})
             return  # moving: a pending action goes to the new owner
         if not isinstance(msg, messages.ActionMessage):
             await self.relay.serve(room, self.conn, msg)
@@ -285,12 +296,16 @@ class Link:
         self._moving = asyncio.create_task(self._move())
 
     async def _move(self) -> None:
+        """Find the room's owner again and attach to it. If that is still the process that
+        said the room moved, wait a moment first: it may be loading the room, or about to lose
+        its lease; it answers ``moved`` again if it does not have the room, and this repeats."""
         old = self.owner
         self._leave()
         deadline = time.monotonic() + MOVE_TIMEOUT
         while not self.closed:
             try:
                 target = await self.relay.cluster.locate(self.room_id)
+                break
             except Exception as exc:
                 log.info("socket of %s: room %s has no owner yet: %r", self.conn.player_id,
                          self.room_id, exc)
@@ -299,15 +314,11 @@ class Link:
                                      CLOSE_TRY_LATER)
                     return
                 await asyncio.sleep(0.2)
-                continue
-            if target is None:
-                self.conn.refuse("no_such_room", f"no room {self.room_id[:40]!r}",
-                                 CLOSE_NO_ROOM)
-                return
-            if target == old and time.monotonic() < deadline:
-                await asyncio.sleep(0.2)  # the old owner's lease has not gone yet
-                continue
-            break
+        if target is None:
+            self.conn.refuse("no_such_room", f"no room {self.room_id[:40]!r}", CLOSE_NO_ROOM)
+            return
+        if target == old:
+            await asyncio.sleep(0.2)
         if self.closed or not await self.attach():
             return
         for raw in list(self.pending.values()):
@@ -321,8 +332,8 @@ class Link:
             if self.relay.owned(self.room_id) is room:
                 room.disconnect(self.conn)
         if self.owner is not None:
-            self.relay.node.send(self.owner, {"k": "bye", "c": self.id,
-                                              "f": self.relay.node.id})
+            self.relay.node.send(node_of(self.owner), {"k": "bye", "c": self.id,
+                                                       "f": self.relay.node.id})
             self.relay.links.pop(self.id, None)
             self.relay.cluster.watchers.discard(self)
             self.owner = None

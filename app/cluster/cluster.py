@@ -1,11 +1,12 @@
 """The coordinator: which process holds which room, taking rooms over, and handing them on.
 
-`locate` answers where a room lives: here (a `Room`), at another process (its id), or nowhere
-(no such live room). A room with no owner is taken on the spot by whoever needs it: its lease,
-then a new fencing token in the database (so the previous owner's writes fail from then on),
-then the room rebuilt from PostgreSQL. A tick every quarter lease period renews the leases,
-refreshes the shared lobby, drops connections relayed from dead processes, moves sockets whose
-room changed owner, and takes over rooms whose owner is gone.
+`locate` answers where a room lives: here (a `Room`), at another process (its lease's value,
+which names the process), or nowhere (no such live room). A room with no owner is taken on the
+spot by whoever needs it: its lease, then a new fencing token in the database (so the previous
+owner's writes fail from then on), then the room rebuilt from PostgreSQL. A tick every quarter
+lease period renews the leases, refreshes the shared lobby, drops connections relayed from dead
+processes, moves sockets whose room changed owner, and (in a task of its own) takes over rooms
+whose owner is gone.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 from app.services.store import SqlMatchStore
 
-from .leases import Leases
+from .leases import Leases, node_of
 from .lobby import SharedLobby
 from .node import Node
+from .store import OwnedStore
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ class Attachment(Protocol):
 
 
 class Watcher(Protocol):
-    """A local socket whose room lives at another process."""
+    """A local socket whose room lives at another process (``owner``: the lease's value)."""
 
     room_id: str
     owner: str | None
@@ -47,8 +49,9 @@ class Watcher(Protocol):
 
 class Cluster:
     def __init__(self, node: Node, leases: Leases, lobby: SharedLobby, store: SqlMatchStore,
-                 registry: RoomRegistry) -> None:
+                 owned: OwnedStore, registry: RoomRegistry) -> None:
         self.node = node
+        self.owned = owned
         self.leases = leases
         self.lobby = lobby
         self.store = store
@@ -59,11 +62,17 @@ class Cluster:
         self._taking: dict[str, asyncio.Task[Room | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._scanning: asyncio.Task[None] | None = None
         self.leaving = False
 
     async def start(self) -> None:
         await self.node.start()
         self._ticker = asyncio.create_task(self._tick())
+
+    def health(self) -> dict[str, Any]:
+        """This process in the cluster, for the health check."""
+        return {"process": self.node.id, "rooms": len(self.registry.rooms),
+                "fenced_writes": self.owned.fenced, "unleased_writes": self.owned.unleased}
 
     # --- where a room lives ---------------------------------------------------------------
 
@@ -73,7 +82,7 @@ class Cluster:
             if room is not None and self.leases.holds(room_id):
                 return room
             owner = await self.leases.owner(room_id)
-            if owner is not None and owner != self.node.id:
+            if owner is not None and node_of(owner) != self.node.id:
                 return owner
             if self.leaving:
                 await asyncio.sleep(0.1)
@@ -111,7 +120,11 @@ class Cluster:
         if room is None:
             await self._release(room_id)
             return None
-        log.info("cluster: took room %s over (fence %s)", room_id, fence)
+        for lost in await self.leases.renew():  # loading took a while: renew before use
+            self.lost(lost)
+        if self.registry.rooms.get(room_id) is not room:
+            return None
+        log.warning("cluster: took room %s over (fence %s)", room_id, fence)
         await self.publish([room])
         return room
 
@@ -180,6 +193,8 @@ class Cluster:
             self._ticker.cancel()
             with contextlib.suppress(BaseException):
                 await self._ticker
+        if self._scanning is not None:
+            self._scanning.cancel()
         for task in list(self._tasks):
             task.cancel()
         await self.node.close()
@@ -229,11 +244,18 @@ class Cluster:
         for watcher in list(self.watchers):
             if owners.get(watcher.room_id) != watcher.owner:
                 watcher.moved()
-        if scan and not self.leaving:
-            await self._scan()
+        if scan and not self.leaving and (self._scanning is None or self._scanning.done()):
+            # A task of its own: taking rooms over must not hold up the renewals.
+            self._scanning = asyncio.create_task(self._scan())
 
     async def _scan(self) -> None:
         """Take over live rooms that have no owner (their process died or was cut off)."""
+        try:
+            await self._take_orphans()
+        except Exception as exc:
+            log.warning("cluster: scan for rooms without an owner failed: %r", exc)
+
+    async def _take_orphans(self) -> None:
         ids = await self.store.live_room_ids()
         owners = await self.leases.owners(ids)
         orphans = [room_id for room_id, owner in owners.items() if owner is None]

@@ -1,6 +1,9 @@
 """Room ownership: a lease per live room in Redis, held by one process and renewed by it.
 
-``SET key node NX PX ttl`` takes a lease; a Lua compare-and-set renews or releases it only for
+A lease's value is the holder's process id and a nonce of this taking (``node_of`` reads the
+process), so a socket relayed to the room can tell that its owner dropped the room and took it
+again (its connection there is gone) from an owner that kept it. ``SET key value NX PX ttl``
+takes a lease; a Lua compare-and-set renews or releases it only for
 its holder. A lease only says who *should* write a room: this process counts it as held until a
 safety margin before its expiry measured from when it asked, so a paused or cut-off process stops
 on its own; the database's fencing token (`app.cluster.store`) is what makes a late write fail.
@@ -9,6 +12,7 @@ on its own; the database's fencing token (`app.cluster.store`) is what makes a l
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 
 from redis.asyncio import Redis
@@ -38,6 +42,7 @@ class Leases:
         self.node_id = node_id
         self.ttl = ttl
         self._until: dict[str, float] = {}  # room -> monotonic time it is held until
+        self._values: dict[str, str] = {}  # room -> this taking's lease value
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
 
@@ -53,10 +58,12 @@ class Leases:
 
     async def acquire(self, room_id: str) -> bool:
         asked = time.monotonic()
-        if not await self.redis.set(self.key(room_id), self.node_id, nx=True,
+        value = f"{self.node_id} {secrets.token_hex(4)}"
+        if not await self.redis.set(self.key(room_id), value, nx=True,
                                     px=int(self.ttl * 1000)):
             return False
         self._until[room_id] = asked + self.ttl * SAFETY
+        self._values[room_id] = value
         return True
 
     async def renew(self) -> list[str]:
@@ -70,7 +77,8 @@ class Leases:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for room_id in rooms:
                     await self._renew(keys=[self.key(room_id)],
-                                      args=[self.node_id, int(self.ttl * 1000)], client=pipe)
+                                      args=[self._values[room_id], int(self.ttl * 1000)],
+                                      client=pipe)
                 results = await pipe.execute()
         except Exception as exc:
             log.warning("cluster: leases not renewed: %r", exc)
@@ -81,16 +89,21 @@ class Leases:
                 self._until[room_id] = asked + self.ttl * SAFETY
             else:
                 lost.append(room_id)
+                self.forget(room_id)
         return lost
 
     def forget(self, room_id: str) -> None:
         self._until.pop(room_id, None)
+        self._values.pop(room_id, None)
 
     async def release(self, room_id: str) -> None:
-        self._until.pop(room_id, None)
-        await self._release(keys=[self.key(room_id)], args=[self.node_id])
+        value = self._values.get(room_id)
+        self.forget(room_id)
+        if value is not None:
+            await self._release(keys=[self.key(room_id)], args=[value])
 
     async def owner(self, room_id: str) -> str | None:
+        """The room's lease value (``node_of`` gives the process), or None."""
         value = await self.redis.get(self.key(room_id))
         return None if value is None else _text(value)
 
@@ -104,3 +117,8 @@ class Leases:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def node_of(lease: str) -> str:
+    """The process that holds a lease of this value."""
+    return lease.split(" ", 1)[0]

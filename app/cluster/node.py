@@ -37,6 +37,8 @@ class Node:
         self._handlers: dict[str, Handler] = {}
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        # Called when the inbox is subscribed again after an outage (messages may be lost).
+        self.reconnected: Callable[[], None] = lambda: None
 
     def channel(self, node_id: str) -> str:
         return f"{self.prefix}:node:{node_id}"
@@ -83,16 +85,21 @@ class Node:
             await asyncio.sleep(0.01)
 
     async def _read(self) -> None:
+        cut_off = False
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel(self.id))
+                if cut_off:
+                    cut_off = False
+                    self.reconnected()
                 async for message in pubsub.listen():
                     self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("cluster inbox: %r; subscribing again", exc)
+                cut_off = True
                 await asyncio.sleep(0.2)
             finally:
                 with contextlib.suppress(Exception):

@@ -8,6 +8,7 @@ Both refusals happen before anything changes, like any storage error.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,8 @@ from app.services.records import LiveMatch, RoomRecord, SeatRecord
 from app.services.store import SqlMatchStore
 
 from .leases import Leases
+
+log = logging.getLogger(__name__)
 
 
 class NotOwner(ConnectionError):
@@ -29,16 +32,20 @@ class OwnedStore:
         self.inner = inner
         self.leases = leases
         self.lost = lost
-
-    def _check(self, room: RoomRecord) -> None:
-        if room.fence is not None and not self.leases.holds(room.id):
-            raise NotOwner(f"this process does not hold room {room.id} now")
+        self.fenced = 0  # writes the database refused: another process had taken the room
+        self.unleased = 0  # writes not attempted: the lease had run out here
 
     async def _write(self, room: RoomRecord, write: Any) -> None:
-        self._check(room)
+        if room.fence is not None and not self.leases.holds(room.id):
+            write.close()
+            self.unleased += 1
+            raise NotOwner(f"this process does not hold room {room.id} now")
         try:
             await write
         except StaleOwner:
+            self.fenced += 1
+            log.warning("room %s: a write was fenced off: another process holds the room",
+                        room.id)
             self.lost(room.id)
             raise
 

@@ -5,6 +5,7 @@ outlives its process (SIGKILL, SIGTERM)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import Counter
 from typing import Any
@@ -14,14 +15,14 @@ import orjson
 import pytest
 from sqlalchemy import select
 
-from app.db.models import MatchAction
+from app.db.models import MatchAction, Room
 from app.db.session import make_engine
 from tests.api.client import WsClient, call, guest, http_client
-from tests.api.procs import Seat, ServerProcess, play_until_over, post_ok
+from tests.api.procs import Seat, ServerProcess, admin_token, bearer, play_until_over, post_ok
 from tests.api.procs import guest as raw_guest
 from tests.api.scenarios import STANDARD
 from tests.api.test_live_match import _check_messages, _play
-from tests.cluster.conftest import Fleet
+from tests.cluster.conftest import Fleet, PrivateRedis
 
 pytestmark = pytest.mark.postgres
 
@@ -110,7 +111,7 @@ async def _room_on_first(procs: list[ServerProcess], http: list[Any]) -> tuple[
     return room, [host, other]
 
 
-async def _steady_play(procs: list[ServerProcess], stop: Any) -> None:
+async def _steady_play(procs: list[ServerProcess], stop: Any) -> dict[str, Any]:
     """Two players relayed through the second and third processes and a spectator on the
     owner play until the game is over; `stop(owner)` is called mid-hand under steady play.
     Every acknowledged action is in the log exactly once; the relayed players never see an
@@ -143,6 +144,7 @@ async def _steady_play(procs: list[ServerProcess], stop: Any) -> None:
         assert Counter(logged) == Counter(acked), "an acknowledged action lost or doubled"
         for seat in seats + [watcher]:
             await seat.close()
+        return started
     finally:
         for client in http:
             await client.aclose()
@@ -157,18 +159,15 @@ async def _progress(seats: list[Seat], before: int) -> float:
 
 
 async def _client_ids(database_url: str, match_id: str) -> list[str]:
-    async def read() -> list[str]:
-        engine = make_engine(database_url)
-        try:
-            async with engine.connect() as connection:
-                rows = await connection.execute(
-                    select(MatchAction.client_id).where(MatchAction.match_id == match_id,
-                                                        MatchAction.client_id.is_not(None)))
-                return [orjson.loads(client_id) for (client_id,) in rows]
-        finally:
-            await engine.dispose()
-
-    return await read()
+    engine = make_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            rows = await connection.execute(
+                select(MatchAction.client_id).where(MatchAction.match_id == match_id,
+                                                    MatchAction.client_id.is_not(None)))
+            return [orjson.loads(client_id) for (client_id,) in rows]
+    finally:
+        await engine.dispose()
 
 
 async def test_sigkill_of_the_owner_mid_hand_the_match_goes_on(fleet: Fleet) -> None:
@@ -177,3 +176,47 @@ async def test_sigkill_of_the_owner_mid_hand_the_match_goes_on(fleet: Fleet) -> 
 
 async def test_sigterm_hands_the_rooms_over_without_a_client_error(fleet: Fleet) -> None:
     await _steady_play(fleet(3), ServerProcess.stop)
+
+
+async def test_a_redis_restart_during_play(fleet: Fleet, private_redis: PrivateRedis) -> None:
+    """Redis loses every lease: each process stops writing its rooms when its lease runs out
+    (or the database fences its write off), a process takes each room over with a new token,
+    and play resumes; no write of a former owner reaches the log."""
+    procs = fleet(3, RUMMY_REDIS_URL=private_redis.url)
+
+    def restart(_owner: ServerProcess) -> None:
+        private_redis.stop()
+        time.sleep(0.3)
+        private_redis.start()
+
+    started = await _steady_play(procs, restart)
+    fence = await _fence(procs[0].database_url, started["id"])
+    assert fence >= 2, "nobody took the room over after the restart"
+    # Every action in the log is one the survivors' fold accepted: the admin's replay of the
+    # whole match reproduces its recorded results.
+    export = await _admin_export(procs[1], started["match_id"])
+    path = procs[1].workdir / "export.json"
+    path.write_text(json.dumps(export))
+    done = procs[1].cli("replay", str(path))
+    assert done.returncode == 0, done.stderr.decode()
+    replayed = json.loads(done.stdout)
+    assert replayed["ok"] is True and replayed["rejected"] is None
+    assert replayed["totals"] == export["match"]["totals"]
+
+
+async def _fence(database_url: str, room_id: str) -> int:
+    engine = make_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            return int((await connection.execute(
+                select(Room.fence).where(Room.id == room_id))).scalar_one())
+    finally:
+        await engine.dispose()
+
+
+async def _admin_export(proc: ServerProcess, match_id: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=proc.base_url, trust_env=False, timeout=20) as http:
+        token = await admin_token(proc, http)
+        answer = await http.get(f"/api/admin/matches/{match_id}", headers=bearer(token))
+        assert answer.status_code == 200, answer.text
+        return dict(answer.json())
