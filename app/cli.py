@@ -1,9 +1,10 @@
-"""Command line: `python -m app` / `rummy` (PROTOCOL.md section 6)."""
+"""Command line: `python -m app` / `rummy` (PROTOCOL.md section 6, and `verify-deal`: section 7)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import socket
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -31,6 +32,18 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="replay a match log and print the result as JSON")
     replay.add_argument("file", metavar="FILE", help="match log path, or - for standard input")
+
+    verify = commands.add_parser(
+        "verify-deal", help="re-derive a hand's deal from its revealed seeds and print it as JSON")
+    verify.add_argument("--game", required=True, metavar="G")
+    verify.add_argument("--options", default="{}", metavar="JSON")
+    verify.add_argument("--players", type=int, required=True, metavar="N")
+    verify.add_argument("--dealer", type=int, required=True, metavar="D")
+    verify.add_argument("--server-seed", required=True, metavar="HEX")
+    verify.add_argument("--client-seeds", required=True, metavar="JSON",
+                        help='one text per seat, "" for a seat that sent none')
+    verify.add_argument("--commitment", metavar="HEX",
+                        help="the commitment shown before the hand: exit 1 if the seed differs")
     return parser
 
 
@@ -116,7 +129,7 @@ def serve(host: str, port: int) -> int:
     settings = _settings()
     _upgrade(settings.database_url)
     config = uvicorn.Config(
-        "app.main:create_app", factory=True, host=host, port=port,
+        "app.main:create_server", factory=True, host=host, port=port,
         # A websocket message over the limit is closed with 1009 as soon as its header says
         # so, before its payload is read.
         ws_max_size=MAX_MESSAGE_BYTES,
@@ -192,6 +205,39 @@ def replay(path: str) -> int:
     return 0
 
 
+def _json_argument(name: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        _fail(f"verify-deal: {name} is not JSON: {exc}", 2)
+
+
+def verify_deal(args: argparse.Namespace) -> int:
+    """Print the deal that the seeds give (PROTOCOL.md §7) as a §4 ``deal`` object; exit 1 if
+    the server seed does not hash to ``--commitment``, 2 on a bad argument."""
+    from app.engine.errors import RuleError
+    from app.engine.fairdeal import commitment, seeded_deal
+    from app.engine.games import match_rules
+
+    options = _json_argument("--options", args.options)
+    client_seeds = _json_argument("--client-seeds", args.client_seeds)
+    if args.commitment is not None and not re.fullmatch("[0-9a-fA-F]{64}", args.commitment):
+        _fail(f"verify-deal: --commitment is 64 hex characters, not {args.commitment!r}", 2)
+    try:
+        rules = match_rules(args.game, options, args.players)
+        if not 0 <= args.dealer < rules.players:
+            _fail(f"verify-deal: --dealer must be a seat 0..{rules.players - 1}", 2)
+        deal = seeded_deal(rules, args.dealer, args.server_seed, client_seeds)
+        committed = commitment(args.server_seed)
+    except RuleError as exc:
+        _fail(f"verify-deal: {exc.code}: {exc.message}", 2)
+    if args.commitment is not None and args.commitment.lower() != committed:
+        _fail(f"verify-deal: the server seed hashes to {committed}, not to the commitment "
+              f"{args.commitment}: this is not the seed that was committed to", 1)
+    print(orjson.dumps(deal.to_json()).decode())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command and return its exit status."""
     args = _parser().parse_args(argv)
@@ -201,4 +247,6 @@ def main(argv: list[str] | None = None) -> int:
         return migrate()
     if args.command == "create-admin":
         return create_admin(args.username, args.password)
+    if args.command == "verify-deal":
+        return verify_deal(args)
     return replay(args.file)

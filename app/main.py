@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -10,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from redis.asyncio import Redis
+from starlette.types import Receive, Scope, Send
 
 from app import __version__
 from app.api import admin, auth, edge, games, health, me, rooms, ws
@@ -58,6 +60,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.limits = Limits.from_settings(settings)
     app.state.sockets = SocketIndex(settings.max_sockets_per_player)
     app.state.relay = None
+    began = time.perf_counter()
     if settings.is_cluster:
         cluster = _cluster(settings, store, timing)
         app.state.registry = cluster.registry
@@ -66,6 +69,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     else:
         app.state.registry = RoomRegistry(store, timing)
         await app.state.registry.restore()
+    app.state.restore_seconds = round(time.perf_counter() - began, 3)
     try:
         yield
     finally:
@@ -117,7 +121,28 @@ def create_app() -> FastAPI:
     app.add_exception_handler(RoomError, _refusal)
     app.add_exception_handler(ServiceError, _refusal)
     add_outage_handlers(app)
-    for module in (health, games, auth, me, rooms, admin, ws):
+    for module in (health, games, auth, me, rooms, admin):
         app.include_router(module.router)
     app.mount("/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static")
     return app
+
+
+class RummyHall:
+    """The server's ASGI entry point: room sockets (``/ws/rooms/{id}``) go straight to their
+    handler, everything else to the FastAPI app (its HTTP middlewares and routes). An idle
+    socket then costs what uvicorn and the room need, not FastAPI's routing as well."""
+
+    def __init__(self, api: FastAPI) -> None:
+        self.api = api
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"].startswith(ws.PATH):
+            scope["app"] = self.api
+            await ws.serve(scope, receive, send)
+        else:
+            await self.api(scope, receive, send)
+
+
+def create_server() -> RummyHall:
+    """What ``python -m app serve`` runs (a factory, so settings are read at start-up)."""
+    return RummyHall(create_app())

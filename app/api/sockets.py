@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +51,11 @@ class SocketLimits:
 class SocketConnection:
     """One authenticated socket. Everything sent to it is queued in its outbox and written by
     its own task, so no sender ever waits for this client; a client that falls ``queue``
-    messages behind is closed (1013) and reconnects to resync."""
+    messages behind is cut off and reconnects to resync. Slotted, and its outbox and writer
+    exist only while there is something to write: ten thousand idle sockets add up."""
+
+    __slots__ = ("ws", "player_id", "name", "token_hash", "limits", "closed", "_outbox",
+                 "_writer", "_tokens", "_at")
 
     def __init__(self, ws: WebSocket, player_id: str, name: str, token_hash: str,
                  limits: SocketLimits) -> None:
@@ -60,8 +65,10 @@ class SocketConnection:
         self.token_hash = token_hash
         self.limits = limits
         self.closed = False
-        self._outbox: asyncio.Queue[str | _Close] = asyncio.Queue(limits.queue)
-        self._writer = asyncio.get_running_loop().create_task(self._write())
+        # The outbox, and its writer task only while there is something to write: an idle
+        # socket costs no task.
+        self._outbox: deque[str | _Close] | None = None
+        self._writer: asyncio.Task[None] | None = None
         self._tokens = float(limits.burst)
         self._at = time.monotonic()
 
@@ -69,12 +76,12 @@ class SocketConnection:
         """Queue one encoded message; never waits."""
         if self.closed:
             return
-        try:
-            self._outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if self._outbox is not None and len(self._outbox) >= self.limits.queue:
             log.info("dropping a socket of %s: %d messages behind", self.player_id,
                      self.limits.queue)
             self._abort()
+            return
+        self._queue(text)
 
     def send(self, message: dict[str, Any]) -> None:
         self.push(orjson.dumps(message).decode())
@@ -84,21 +91,30 @@ class SocketConnection:
         if self.closed:
             return
         self.send(error(code, message))
-        with contextlib.suppress(asyncio.QueueFull):
-            self._outbox.put_nowait(_Close(close_code, code))
+        self._queue(_Close(close_code, code))
         self.closed = True
 
     async def finish(self) -> None:
         """The handler is done with this socket: stop its writer."""
         self.closed = True
-        self._writer.cancel()
-        with contextlib.suppress(BaseException):
-            await self._writer
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(BaseException):
+                await self._writer
+
+    def _queue(self, item: str | _Close) -> None:
+        if self._outbox is None:
+            self._outbox = deque()
+        self._outbox.append(item)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
         try:
-            while True:
-                item = await self._outbox.get()
+            while self._outbox:
+                item = self._outbox.popleft()
+                if not self._outbox:
+                    self._outbox = None
                 if isinstance(item, _Close):
                     await self.ws.close(code=item.code, reason=item.reason)
                     return
@@ -107,18 +123,23 @@ class SocketConnection:
             raise
         except Exception:  # the socket is gone; the handler's receive loop ends too
             self.closed = True
+        finally:
+            self._writer = None
 
     def _abort(self) -> None:
         """Too slow: stop writing and cut the connection at once, without waiting for a
         client that does not read (a close frame would wait behind its full buffer)."""
         self.closed = True
-        self._writer.cancel()
-        transport = getattr(getattr(self.ws, "_send", None), "__self__", None)
-        transport = getattr(transport, "transport", None)
+        if self._writer is not None:
+            self._writer.cancel()
+        # uvicorn hands the app its protocol's bound `receive`; its transport can be aborted.
+        protocol = getattr(getattr(self.ws, "_receive", None), "__self__", None)
+        transport = getattr(protocol, "transport", None)
         if transport is not None:
             transport.abort()
-        else:  # not uvicorn: a close that gives up after a while
-            asyncio.get_running_loop().create_task(_close_soon(self.ws, CLOSE_TRY_LATER))
+        else:  # not uvicorn: a close that gives up after a while (finish() awaits it)
+            self._writer = asyncio.get_running_loop().create_task(
+                _close_soon(self.ws, CLOSE_TRY_LATER))
 
     def allow(self) -> bool:
         """A token bucket per connection (lila-ws style rate limit)."""

@@ -14,8 +14,9 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 from starlette.datastructures import Headers
+from starlette.types import Receive, Scope, Send
 
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
@@ -39,8 +40,8 @@ from .sockets import (
     refuse,
 )
 
-router = APIRouter()
 log = logging.getLogger(__name__)
+PATH = "/ws/rooms/"
 
 AUTH_TIMEOUT = 10.0
 
@@ -57,7 +58,28 @@ def origin_allowed(headers: Headers, allowed: list[str]) -> bool:
     return host is not None and urlsplit(origin).netloc == host.lower()
 
 
-@router.websocket("/ws/rooms/{room_id}")
+async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+    """The ASGI handler of ``/ws/rooms/{id}``, called by ``app.main.RummyHall`` without
+    FastAPI's routing (which would cost every idle socket about 11 KiB: docs/benchmarks.md).
+    ``scope["app"]`` is the FastAPI app, whose ``state`` holds the rooms and settings."""
+    ws = WebSocket(scope, receive, send)
+    room_id = scope["path"][len(PATH):]
+    if not room_id or "/" in room_id:
+        await ws.close()  # no such route: an HTTP 403, as for any unknown socket path
+        return
+    try:
+        await room_socket(ws, room_id)
+    except Exception as exc:  # a last resort: the handler answers what it expects itself
+        if outage.is_storage_outage(exc):
+            log.warning("websocket: storage unavailable: %r", exc)
+            code = CLOSE_TRY_LATER
+        else:
+            log.exception("websocket %s failed", scope["path"][:80])
+            code = 1011
+        with contextlib.suppress(Exception):
+            await ws.close(code=code)
+
+
 async def room_socket(ws: WebSocket, room_id: str) -> None:
     if not origin_allowed(ws.headers, ws.app.state.settings.allowed_origins):
         await ws.close(code=CLOSE_ORIGIN, reason="origin not allowed")  # an HTTP 403

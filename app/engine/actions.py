@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import parse_code, parse_entry
-from .errors import MalformedAction
+from .errors import MalformedAction, excerpt
 from .melds import Entry
 
 
@@ -133,14 +133,14 @@ ACTION_TYPES = ("draw", "meld", "lay_off", "swap_joker", "borrow", "discard", "k
 
 def _field(obj: dict[str, Any], name: str) -> Any:
     if name not in obj:
-        raise MalformedAction("missing_field", f"{obj.get('type')} needs the field {name!r}")
+        raise MalformedAction("missing_field", f"{obj.get('type')} needs the field {excerpt(name)}")
     return obj[name]
 
 
 def _index(obj: dict[str, Any], name: str) -> int:
     value = _field(obj, name)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise MalformedAction("bad_field", f"{name} must be a meld number, not {value!r}")
+        raise MalformedAction("bad_field", f"{name} must be a meld number, not {excerpt(value)}")
     return value
 
 
@@ -160,7 +160,8 @@ def _meld_list(obj: dict[str, Any]) -> tuple[tuple[Entry, ...], ...]:
 def _parse_draw(obj: dict[str, Any]) -> Draw:
     source = _field(obj, "source")
     if source not in ("stock", "discard"):
-        raise MalformedAction("bad_field", f"source must be 'stock' or 'discard', not {source!r}")
+        raise MalformedAction("bad_field",
+                              f"source must be 'stock' or 'discard', not {excerpt(source)}")
     card = obj.get("card")
     return Draw(source, None if card is None else parse_code(card))
 
@@ -194,7 +195,7 @@ def parse_action(obj: object) -> Action:
     kind = obj.get("type")
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        raise MalformedAction("unknown_action", f"unknown action type: {kind!r}")
+        raise MalformedAction("unknown_action", f"unknown action type: {excerpt(kind)}")
     return parser(obj)
 
 

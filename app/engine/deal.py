@@ -12,7 +12,8 @@ from .rules import GameRules
 
 
 class Shuffler(Protocol):
-    """Has ``shuffle``: ``random.Random(seed)`` for logs, ``secrets.SystemRandom()`` live."""
+    """Has ``shuffle``: ``fairdeal.StreamShuffler`` for seeded deals, ``random.Random(seed)`` for
+    logs with an integer seed and for tests."""
 
     def shuffle(self, x: list[Any]) -> None: ...
 

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+EXCERPT = 40  # characters of a refused input an error message may quote
+
+
+def excerpt(value: object) -> str:
+    """``repr(value)`` cut to a short excerpt: a refusal never echoes a long input back."""
+    shown = repr(value)
+    return shown if len(shown) <= EXCERPT else shown[:EXCERPT - 1] + "…"
+
 
 class RuleError(Exception):
     """An action or input the engine refuses. Nothing changed when this is raised."""
@@ -31,3 +39,7 @@ class InvalidOptions(RuleError):
 
 class InvalidDeal(RuleError):
     """A stacked deal is not exactly the game's pack dealt the game's way."""
+
+
+class InvalidSeed(RuleError):
+    """A server seed or a player's seed is not of the form PROTOCOL.md §7 fixes."""

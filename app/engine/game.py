@@ -13,7 +13,7 @@ from typing import Any
 from . import calls, phom, scoring, table
 from .actions import Action, Declare, Discard, Draw, parse_action
 from .deal import Deal
-from .errors import IllegalAction, RuleError
+from .errors import IllegalAction, RuleError, excerpt
 from .flow import (
     Events,
     begin_turn,
@@ -94,7 +94,7 @@ def apply(st: State, seat: int, action: Action | object) -> tuple[State, Events]
     """
     act = parse_action(action)
     if not isinstance(seat, int) or not 0 <= seat < st.players:
-        raise IllegalAction("bad_seat", f"no seat {seat!r} in a {st.players}-player game")
+        raise IllegalAction("bad_seat", f"no seat {excerpt(seat)} in a {st.players}-player game")
     new = st.copy()
     events: Events = []
     _dispatch(new, seat, act, events)

@@ -18,7 +18,8 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .deal import Deal, check_deal_sizes, parse_deal, shuffled_deal
-from .errors import MalformedAction, RuleError
+from .errors import MalformedAction, RuleError, excerpt
+from .fairdeal import DealSeeds, parse_client_seeds, parse_server_seed
 from .flow import Events
 from .game import apply, can_start_hand, close_call_window, new_match, next_dealer, start_hand
 from .games import match_rules
@@ -53,7 +54,7 @@ class LoggedAction:
             raise InvalidMatchLog(f"{where} must be an object with a seat and an action")
         seat = obj.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise InvalidMatchLog(f"{where}.seat must be an integer, not {seat!r}")
+            raise InvalidMatchLog(f"{where}.seat must be an integer, not {excerpt(seat)}")
         extra = _extra(obj, ("seat", "action"))
         try:
             return cls(seat, parse_action(obj["action"]), extra)
@@ -75,9 +76,11 @@ class LoggedAction:
 
 @dataclass(frozen=True, slots=True)
 class HandLog:
-    """One hand: its dealer (None: by the game's rule), its ``deal`` or ``seed``, its actions.
+    """One hand: its dealer (None: by the game's rule), how it is dealt, its actions.
 
-    ``extra`` keeps the hand's other keys (an export's ``server_seed`` and ``client_seeds``).
+    A hand is dealt by its ``deal``, by its ``seeds`` (PROTOCOL.md §7) or by the integer
+    ``seed`` (Python's generator). A live hand logs its ``deal`` and ``seeds`` both: the deal is
+    the truth, and the fold checks that the seeds give it. ``extra`` keeps the hand's other keys.
     """
 
     dealer: int | None
@@ -85,6 +88,7 @@ class HandLog:
     actions: tuple[LoggedAction, ...] = ()
     seed: int | None = None
     extra: Mapping[str, Any] = field(default_factory=lambda: _NOTHING)
+    seeds: DealSeeds | None = None
 
     @classmethod
     def parse(cls, obj: object, rules: GameRules, where: str) -> HandLog:
@@ -94,12 +98,15 @@ class HandLog:
         if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
                                    or not 0 <= dealer < rules.players):
             raise InvalidMatchLog(f"{where}.dealer must be a seat 0..{rules.players - 1}, "
-                                  f"not {dealer!r}")
-        if ("deal" in obj) == ("seed" in obj):
-            raise InvalidMatchLog(f"{where}: give exactly one of 'deal' and 'seed'")
+                                  f"not {excerpt(dealer)}")
+        seeded = "server_seed" in obj or "client_seeds" in obj
+        if ("deal" in obj) + ("seed" in obj) + (seeded and "deal" not in obj) != 1:
+            raise InvalidMatchLog(f"{where}: give exactly one of 'deal', 'seed' and "
+                                  "'server_seed' with 'client_seeds' (or 'deal' with both)")
         seed = obj.get("seed")
         if "seed" in obj and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise InvalidMatchLog(f"{where}.seed must be an integer, not {seed!r}")
+            raise InvalidMatchLog(f"{where}.seed must be an integer, not {excerpt(seed)}")
+        seeds = _parse_seeds(obj, rules, where) if seeded else None
         deal = None
         if "deal" in obj:
             try:
@@ -112,14 +119,17 @@ class HandLog:
         return cls(dealer, deal,
                    tuple(LoggedAction.parse(a, f"{where}.actions[{i}]")
                          for i, a in enumerate(actions)),
-                   seed, _extra(obj, ("dealer", "deal", "seed", "actions")))
+                   seed, _extra(obj, ("dealer", "deal", "seed", "server_seed", "client_seeds",
+                                      "actions")), seeds)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {} if self.dealer is None else {"dealer": self.dealer}
         if self.deal is not None:
             out["deal"] = self.deal.to_json()
-        else:
+        elif self.seeds is None:
             out["seed"] = self.seed
+        if self.seeds is not None:
+            out.update(self.seeds.to_json())
         out["actions"] = [a.to_json() for a in self.actions]
         out.update(self.extra)
         return out
@@ -150,7 +160,7 @@ class MatchLog:
             raise InvalidMatchLog("a match log is a JSON object")
         for key in ("game", "players", "hands"):
             if key not in obj:
-                raise InvalidMatchLog(f"missing {key!r}")
+                raise InvalidMatchLog(f"missing {excerpt(key)}")
         options = obj.get("options") or {}
         try:
             rules = match_rules(obj["game"], options, obj["players"])
@@ -237,15 +247,23 @@ def deal_hand(st: State, hand: HandLog, h: int) -> State:
     if not can_start_hand(st):
         raise InvalidMatchLog(f"hands[{h}]: the previous hand has not ended or the game is over")
     dealer = next_dealer(st) if hand.dealer is None else hand.dealer
+    return start_hand(st, _hand_deal(st.rules, dealer, hand, h), dealer)
+
+
+def _hand_deal(rules: GameRules, dealer: int, hand: HandLog, h: int) -> Deal:
+    """The logged deal (checked against its seeds, if given), else the one its seeds give."""
+    seeded = None if hand.seeds is None else hand.seeds.deal(rules, dealer)
     if hand.deal is None:
-        deal = shuffled_deal(st.rules, dealer, random.Random(hand.seed))
-    else:
-        deal = hand.deal
-        try:
-            check_deal_sizes(st.rules, dealer, deal)
-        except RuleError as exc:
-            raise InvalidMatchLog(f"hands[{h}].deal: {exc.message}") from None
-    return start_hand(st, deal, dealer)
+        return seeded if seeded is not None else shuffled_deal(
+            rules, dealer, random.Random(hand.seed))
+    try:
+        check_deal_sizes(rules, dealer, hand.deal)
+    except RuleError as exc:
+        raise InvalidMatchLog(f"hands[{h}].deal: {exc.message}") from None
+    if seeded is not None and seeded != hand.deal:
+        raise InvalidMatchLog(f"hands[{h}].deal is not the deal its server_seed and "
+                              f"client_seeds give with dealer {dealer}")
+    return hand.deal
 
 
 def apply_logged(st: State, entry: LoggedAction) -> tuple[State, Events]:
@@ -262,6 +280,21 @@ def settle_calls(st: State) -> tuple[State, Events]:
     if st.call is not None and st.call.calls:
         return close_call_window(st)
     return st, []
+
+
+def _parse_seeds(obj: dict[str, Any], rules: GameRules, where: str) -> DealSeeds:
+    """A hand's ``server_seed`` and ``client_seeds`` (PROTOCOL.md §7), both required."""
+    for key in ("server_seed", "client_seeds"):
+        if key not in obj:
+            raise InvalidMatchLog(f"{where}: 'server_seed' and 'client_seeds' go together")
+    try:
+        server_seed = parse_server_seed(obj["server_seed"])
+    except RuleError as exc:
+        raise InvalidMatchLog(f"{where}.server_seed: {exc.message}") from None
+    try:
+        return DealSeeds(server_seed, parse_client_seeds(obj["client_seeds"], rules.players))
+    except RuleError as exc:
+        raise InvalidMatchLog(f"{where}.client_seeds: {exc.message}") from None
 
 
 def _extra(obj: dict[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .cards import JOKER, rank_of
-from .errors import InvalidOptions
+from .errors import InvalidOptions, excerpt
 from .melds import AceModel, Meld, MeldRules
 from .options import Options, parse_options
 
@@ -109,7 +109,7 @@ class GameDef:
         options = parse_options(raw_options, self.allowed_options)
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise InvalidOptions("bad_players", f"{self.name} is for {self.min_players} to "
-                                 f"{self.max_players} players, not {players!r}")
+                                 f"{self.max_players} players, not {excerpt(players)}")
         return _resolve(self, options, players)
 
 

@@ -142,7 +142,10 @@ class Room:
             self._replan()
             self._push_state([])
         self.scheduler.acted(seat)
-        if parsed.type != "call_rummy":
+        if parsed.type != "call_rummy" and self._window_open():
+            refusal = self.runner.judge(seat, parsed, key, client_id)
+            if refusal is not None:  # refused now, not after the window: it changes nothing
+                return refusal
             await self._wait_for_call_window()
         async with self.lock:
             if key is not None and (found := self.runner.replies.get(key)) is not None:
@@ -166,11 +169,15 @@ class Room:
             except Exception as exc:
                 log.warning("room %s: the hand's result waits for storage: %r", self.id, exc)
 
+    def _window_open(self) -> bool:
+        st = self.runner.state
+        return (st is not None and st.phase is Phase.CALL
+                and self.window_deadline > time.monotonic())
+
     async def _wait_for_call_window(self) -> None:
         """Hold a turn's first move while a Call Rummy window is open (OPT-CALL-4)."""
         delay = self.window_deadline - time.monotonic()
-        st = self.runner.state
-        if st is not None and st.phase is Phase.CALL and delay > 0:
+        if self._window_open() and delay > 0:
             await asyncio.sleep(delay)
 
     def _changed(self, events: Events) -> None:

@@ -8,13 +8,14 @@ waits for a socket and never schedules anything: the room does that with what it
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Any
 
 from app.engine.actions import Action, parse_action
 from app.engine.deal import parse_deal, shuffled_deal, stacked_deal
 from app.engine.errors import RuleError
-from app.engine.game import apply, close_call_window, new_match, next_dealer, start_hand
+from app.engine.game import apply, check, close_call_window, new_match, next_dealer, start_hand
 from app.engine.matchlog import HandLog, LoggedAction, MatchLog, fold
 from app.engine.replay import hand_summary
 from app.engine.rules import GameRules
@@ -72,6 +73,20 @@ class MatchRunner:
         self.replies.new_hand(hand_no)
         return [{"type": "deal", "hand_no": hand_no}]
 
+    def judge(self, seat: int, action: Action, key: Key | None,
+              client_id: str | int | None) -> Reply | None:
+        """The refusal ``action`` would get now (remembered like any), or None if legal."""
+        if self.state is None:
+            return error_reply(client_id, "no_match", "the match has not started")
+        try:
+            check(self.state, seat, action)
+        except RuleError as exc:
+            reply = error_reply(client_id, exc.code, exc.message)
+            if key is not None:
+                self.replies.rejected(key, reply)
+            return reply
+        return None
+
     async def apply(self, seat: int, action: Action, key: Key | None,
                     client_id: str | int | None) -> tuple[Reply, Events]:
         """Judge, log and take ``action`` for ``seat``: the reply and the events (none if
@@ -86,8 +101,14 @@ class MatchRunner:
             if key is not None:
                 self.replies.rejected(key, reply)
             return reply, []
+        # Shielded: a caller cancelled mid-commit must not leave a logged action unapplied.
+        return await asyncio.shield(self._take(st, new, events, seat, action, key, client_id))
+
+    async def _take(self, st: State, new: State, events: Events, seat: int, action: Action,
+                    key: Key | None, client_id: str | int | None) -> tuple[Reply, Events]:
+        """Log ``action`` (durable before acknowledged or shown; a storage error propagates
+        and nothing changed), then take its state."""
         logged = action.to_json()
-        # Durable before acknowledged or shown; a storage error propagates, nothing changed.
         await self.store.append_action(self.record, self.match_id, st.hand_no, self.hand_seq,
                                        seat, logged, client_id)
         self.hand_seq += 1

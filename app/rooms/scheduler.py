@@ -1,7 +1,7 @@
 """The room's clock: what the room does by itself, and when.
 
 After every change the room asks the scheduler to ``replan``: it works out the turn's deadline
-(per turn, fixed when the turn starts, so the state that starts a turn already carries it) and
+(per turn, fixed when the turn passes to a seat, so the state that starts a turn carries it) and
 arms, under the room's supervisor, whatever the new state needs: the next deal, the end of a
 Call Rummy window, a computer player's move, the turn timer, a stand-in for a player who is away
 or gone past the grace period, or the end of a match nobody plays any more.
@@ -66,9 +66,10 @@ class Scheduler:
         self.jobs = supervisor
         self.deadline: float | None = None  # the turn's, in epoch seconds (shown to clients)
         self.away: set[int] = set()
-        self._turn: tuple[int, int, int] | None = None
+        self._turn: tuple[int, int] | None = None
         self._timeouts: dict[int, int] = {}
-        self._counted: set[tuple[int, int, int]] = set()  # turns that already timed out
+        self._turn_no = 0  # turns begun since the room started: the key of a turn
+        self._counted = -1  # the last turn that timed out
         self._gone_since: dict[int, float] = {}
 
     # --- presence -------------------------------------------------------------------------
@@ -101,9 +102,9 @@ class Scheduler:
 
     def timed_out(self, seat: int) -> None:
         """The timer moved for the seat; a turn counts once however many moves it took."""
-        if self._turn is None or self._turn in self._counted:
+        if self._counted == self._turn_no:
             return
-        self._counted = {self._turn}
+        self._counted = self._turn_no
         self._timeouts[seat] = self._timeouts.get(seat, 0) + 1
         if self._timeouts[seat] >= AWAY_AFTER_TIMEOUTS:
             self.away.add(seat)
@@ -141,9 +142,10 @@ class Scheduler:
         if seat is None:
             self.deadline = None
             return
-        turn = (st.hand_no, seat, st.turns[seat] if st.turns else 0)
+        turn = (st.hand_no, seat)  # a turn lasts while the same seat is to act in the same hand
         if turn != self._turn:
             self._turn = turn
+            self._turn_no += 1
             self.deadline = time.time() + turn_seconds if turn_seconds > 0 else None
         if self._stand_in_plays(seat, turn_seconds):
             self.jobs.run("computer", self.timing.bot_delay,

@@ -35,6 +35,7 @@ class Supervisor:
         self.failures = 0
         self._tasks: dict[str, asyncio.Task[Any]] = {}
         self._due: dict[str, float] = {}
+        self._running: set[asyncio.Task[Any]] = set()  # past their delay: never cancelled
 
     def run(self, name: str, delay: float, job: Job) -> None:
         """Run ``job`` after ``delay`` seconds, replacing any pending job of the same name."""
@@ -45,9 +46,11 @@ class Supervisor:
         task.add_done_callback(functools.partial(self._forget, name))
 
     def cancel(self, name: str) -> None:
+        """Drop a job; one still waiting for its time is cancelled, one already running
+        finishes (it checks that the room is where it was planned, and does nothing if not)."""
         task = self._tasks.pop(name, None)
         self._due.pop(name, None)
-        if task is not None and task is not asyncio.current_task():
+        if task is not None and task not in self._running:
             task.cancel()
 
     def cancel_all(self, keep: frozenset[str] = frozenset()) -> None:
@@ -63,7 +66,7 @@ class Supervisor:
         return any(due + STALL_SLACK < now for due in self._due.values())
 
     async def close(self) -> None:
-        tasks = list(self._tasks.values())
+        tasks = [*self._tasks.values(), *self._running]
         self._tasks.clear()
         self._due.clear()
         for task in tasks:
@@ -79,6 +82,15 @@ class Supervisor:
 
     async def _guard(self, name: str, delay: float, job: Job) -> None:
         await asyncio.sleep(delay)
+        task = asyncio.current_task()
+        assert task is not None  # noqa: S101 - a job runs in its own task
+        self._running.add(task)
+        try:
+            await self._retrying(name, job)
+        finally:
+            self._running.discard(task)
+
+    async def _retrying(self, name: str, job: Job) -> None:
         backoff = FIRST_RETRY
         while True:
             try:

@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import secrets
 import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,10 +97,12 @@ class WsClient:
         self.name = name
         self.messages: list[Message] = []
         self.raw: list[str] = []
+        self.times: list[float] = []  # time.monotonic() at each message's arrival
         self.seat: int | None = None
         self.cursor = 0  # `wait_turn` looks at messages from here on
         self.pace = 0.0  # least seconds between two actions (the server limits the rate)
         self._last_act = 0.0
+        self.latency = 0.0  # seconds from sending the last action to its reply's arrival
         self._ids = itertools.count(1)
         self._tag = secrets.token_hex(3)  # ids stay unique across this player's connections
         self._arrived = asyncio.Condition()
@@ -130,6 +133,7 @@ class WsClient:
                 async with self._arrived:
                     self.raw.append(text)
                     self.messages.append(orjson.loads(text))
+                    self.times.append(time.monotonic())
                     self._arrived.notify_all()
         async with self._arrived:
             self._arrived.notify_all()
@@ -150,22 +154,33 @@ class WsClient:
 
     async def wait_index(self, check: Any, start: int = 0,
                          timeout: float = TIMEOUT) -> tuple[int, Message]:
-        async def find() -> tuple[int, Message]:
+        found = await self.poll(check, start, timeout)
+        if found is not None:
+            return found
+        if self.is_closed:
+            raise AssertionError(f"{self.name}: socket closed while waiting; "
+                                 f"got {self.messages[start:][-5:]}")
+        raise AssertionError(f"{self.name}: no matching message in {timeout} s; "
+                             f"got {self.messages[start:][-5:]}")
+
+    async def poll(self, check: Any, start: int = 0,
+                   timeout: float = TIMEOUT) -> tuple[int, Message] | None:
+        """The first message from index `start` on that passes `check`, with its index; None
+        if the socket closes or nothing passes within `timeout` (tests that expect either)."""
+        async def find() -> tuple[int, Message] | None:
             async with self._arrived:
                 while True:
                     for i in range(start, len(self.messages)):
                         if check(self.messages[i]):
                             return i, self.messages[i]
                     if self.is_closed:
-                        raise AssertionError(f"{self.name}: socket closed while waiting; "
-                                             f"got {self.messages[start:]}")
+                        return None
                     await self._arrived.wait()
 
         try:
             return await asyncio.wait_for(find(), timeout)
         except TimeoutError:
-            raise AssertionError(f"{self.name}: no matching message in {timeout} s; "
-                                 f"got {self.messages[start:][-5:]}") from None
+            return None
 
     def next_id(self) -> str:
         return f"{self.name}-{self._tag}-{next(self._ids)}"
@@ -181,6 +196,7 @@ class WsClient:
         await self.send({"type": "action", "id": client_id, "action": action})
         index, reply = await self.wait_index(
             lambda m: m["type"] in ("ack", "error") and m.get("id") == client_id, start)
+        self.latency = self.times[index] - self._last_act
         self.cursor = max(self.cursor, index + 1)
         return reply
 
@@ -243,3 +259,29 @@ async def fresh_state(base_url: str, room_id: str, player: Player) -> Message:
         return client.messages[0]
     finally:
         await client.close()
+
+
+def drawn_card(before: list[str], after: list[str]) -> str:
+    """The card a draw added to a hand."""
+    added = Counter(after) - Counter(before)
+    assert len(added) == 1, f"not one card drawn: {before} -> {after}"
+    return next(iter(added))
+
+
+async def take_turn(client: WsClient, turn: Message | None = None
+                    ) -> list[tuple[Message, float]]:
+    """Take this client's turn (`turn`, or the next state where it is to act): draw from the
+    stock and discard the card drawn (always legal: GEN-8 forbids only a taken discard).
+    Returns each action sent with the seconds its ack took."""
+    turn = turn or await client.wait_turn()
+    done = []
+    action: Message = {"type": "draw", "source": "stock"}
+    drew = await client.ack(action)
+    done.append((action, client.latency))
+    state = await client.wait_for(lambda m: m["type"] == "state" and m["seq"] >= drew["seq"])
+    if state["view"]["hand_over"]:  # a draw can end the hand (no restock left)
+        return done
+    action = {"type": "discard", "card": drawn_card(turn["view"]["hand"], state["view"]["hand"])}
+    await client.ack(action)
+    done.append((action, client.latency))
+    return done

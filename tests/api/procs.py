@@ -134,6 +134,13 @@ class ServerProcess:
             self.process.kill()
             self.process.wait()
 
+    def rss_bytes(self) -> int:
+        """The running server's resident memory, from `VmRSS` in /proc/PID/status."""
+        assert self.process is not None and self.process.poll() is None, "not running"
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        line = next(x for x in status.splitlines() if x.startswith("VmRSS:"))
+        return int(line.split()[1]) * 1024  # reported in kB
+
     def log_text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 

@@ -224,3 +224,23 @@ def snapshots(scenario: Scenario, hand_no: int) -> list[Snapshot]:
         out.append(snap)
     out[-1].over = True
     return out
+
+
+# Two players (dealer 0, seat 1 plays first) who cannot go out for many turns: seat 1's hand,
+# the upcard and the next twelve cards of the stock together hold no set (no rank thrice) and
+# no run (no three ranks in a row of one suit), and seat 0's hand holds no meld either. For
+# tests about the clock, presence and computer players, where a hand must not end by itself.
+NO_MELDS = stack(hands=[["3C", "9C", "KC", "5D", "8D", "3H", "9H", "KH", "5S", "AS"],
+                        ["AC", "2C", "4C", "5C", "3D", "6D", "9D", "AH", "2H", "4H"]],
+                 upcard=["QS"],
+                 stock_top=["7C", "TD", "5H", "3S", "8C", "QD", "7H", "6S", "KD", "8H", "9S",
+                            "JS"])
+
+# Standard Rummy with Call Rummy (OPT-CALL), 3 players, dealer 0. Seat 1 draws 5S, melds
+# 5C 5D 5H and throws 5S, which fits that set: a call window opens (OPT-CALL-1). Seat 0 may call
+# it, laying 5S off on meld 0 and throwing JC (OPT-CALL-6); seat 2 is the next to draw.
+CALL_WINDOW = stack(hands=[["9D", "TD", "JD", "AS", "2S", "3H", "JC"],
+                           ["5C", "5D", "5H", "7S", "8S", "2D", "QD"],
+                           ["QS", "QH", "3C", "4C", "AD", "2H", "JH"]],
+                    upcard=["KC"], stock_top=["5S", "9S", "6S"])
+CALL_OPENER = [draw(), meld(["5C", "5D", "5H"]), discard("5S")]

@@ -21,6 +21,7 @@ from app.engine.actions import Action
 from app.engine.cards import rank_of
 from app.engine.deal import shuffled_deal
 from app.engine.errors import RuleError
+from app.engine.fairdeal import DealSeeds
 from app.engine.game import apply, can_start_hand, new_match, next_dealer
 from app.engine.games import match_rules
 from app.engine.matchlog import HandLog, LoggedAction, MatchLog, deal_hand, settle_calls
@@ -136,10 +137,12 @@ def _calls(state: State, seat: int) -> list[Action]:
 
 
 def play_match(game: str, options: dict[str, Any], players: int, seed: int, max_hands: int,
-               observe: Observer | None = None) -> tuple[State, MatchLog]:
+               observe: Observer | None = None,
+               seeds: Callable[[int], DealSeeds] | None = None) -> tuple[State, MatchLog]:
     """Play up to ``max_hands`` hands (fewer if the game ends); return the state and match log.
 
-    Hand ``h`` is dealt by ``shuffled_deal(rules, dealer, random.Random(seed * 1000 + h))``.
+    Hand ``h`` is dealt by ``shuffled_deal(rules, dealer, random.Random(seed * 1000 + h))``, or
+    with ``seeds`` by ``seeds(h)`` (PROTOCOL.md §7), logged beside the deal as a live room does.
     In a Call Rummy window every seat but the discarder, clockwise from the discarder's left,
     may call (when ``legal_actions`` offers a call); then the window closes as a live room's
     grace period ends (``settle_calls``) and the next player acts. Raises AssertionError if a
@@ -162,7 +165,9 @@ def play_match(game: str, options: dict[str, Any], players: int, seed: int, max_
         if not can_start_hand(st):
             break
         dealer = next_dealer(st)
-        hand = HandLog(dealer, shuffled_deal(rules, dealer, random.Random(seed * 1000 + h)))
+        hand_seeds = None if seeds is None else seeds(h)
+        hand = HandLog(dealer, shuffled_deal(rules, dealer, random.Random(seed * 1000 + h))
+                       if hand_seeds is None else hand_seeds.deal(rules, dealer))
         st = deal_hand(st, hand, h)
         actions: list[LoggedAction] = []
         called_on = -1  # seq at which the current call window got its round of calls
@@ -190,5 +195,5 @@ def play_match(game: str, options: dict[str, Any], players: int, seed: int, max_
                 f"seat {seat} has no legal action in phase {st.phase.value} (hand {h}, "
                 f"game={game} options={options} players={players} seed={seed})")
             act(seat, action, actions)
-        hands.append(HandLog(dealer, hand.deal, tuple(actions)))
+        hands.append(HandLog(dealer, hand.deal, tuple(actions), seeds=hand_seeds))
     return st, MatchLog.of(rules, tuple(hands))

@@ -14,6 +14,7 @@ import pytest
 
 from app.engine.actions import Discard, Draw
 from app.engine.errors import RuleError
+from app.engine.fairdeal import DealSeeds
 from app.engine.matchlog import InvalidMatchLog, MatchLog, final_state, fold
 from app.engine.replay import replay_steps, run_replay
 from app.engine.state import State
@@ -49,7 +50,8 @@ def test_seeds_dealers_and_extra_keys_round_trip() -> None:
     log["hands"][0]["actions"][0] |= {"client_id": 7, "at": "2024-05-01T12:00:00"}
     parsed = MatchLog.parse(copy.deepcopy(log))
     assert parsed.to_json() == log
-    assert parsed.hands[0].extra == {"server_seed": "ab" * 32, "client_seeds": ["x", ""]}
+    assert parsed.hands[0].seeds == DealSeeds("ab" * 32, ("x", ""))
+    assert parsed.hands[0].extra == {}
     assert parsed.hands[0].actions[0].client_id == 7
     assert parsed.hands[0].actions[1].client_id is None
     assert parsed.hands[1].seed == 5 and parsed.hands[1].deal is None
