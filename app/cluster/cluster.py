@@ -154,14 +154,12 @@ class Cluster:
         if room is None:
             return
         log.warning("cluster: room %s lost; its sockets move to its new owner", room_id)
-        self._spawn(self._drop(room, release=False))
+        self._spawn(self._drop(room))
 
-    async def _drop(self, room: Room, release: bool) -> None:
+    async def _drop(self, room: Room) -> None:
         await room.close()
         async with room.lock:  # let an action in flight finish (or fail) first
             pass
-        if release:
-            await self._release(room.id)
         for attachment in self.attached.pop(room.id, set()):
             attachment.moved()
 

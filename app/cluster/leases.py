@@ -49,10 +49,6 @@ class Leases:
     def key(self, room_id: str) -> str:
         return f"{self.prefix}:lease:{room_id}"
 
-    @property
-    def held(self) -> list[str]:
-        return list(self._until)
-
     def holds(self, room_id: str) -> bool:
         return self._until.get(room_id, 0.0) > time.monotonic()
 

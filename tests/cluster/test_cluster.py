@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import threading
 import time
 from collections import Counter
 from typing import Any
@@ -22,7 +25,7 @@ from tests.api.procs import Seat, ServerProcess, admin_token, bearer, play_until
 from tests.api.procs import guest as raw_guest
 from tests.api.scenarios import STANDARD
 from tests.api.test_live_match import _check_messages, _play
-from tests.cluster.conftest import Fleet, PrivateRedis
+from tests.cluster.conftest import LEASE_SECONDS, Fleet, PrivateRedis
 
 pytestmark = pytest.mark.postgres
 
@@ -220,3 +223,32 @@ async def _admin_export(proc: ServerProcess, match_id: str) -> dict[str, Any]:
         answer = await http.get(f"/api/admin/matches/{match_id}", headers=bearer(token))
         assert answer.status_code == 200, answer.text
         return dict(answer.json())
+
+
+async def test_a_paused_owner_loses_its_room_and_writes_nothing_after(fleet: Fleet) -> None:
+    """SIGSTOP of the owner: its lease runs out, a survivor takes the room over and play goes
+    on; once the owner runs again (SIGCONT, its timers overdue) it drops the room instead of
+    acting for it, and the log holds every acknowledged action once."""
+    procs = fleet(3)
+    paused: list[threading.Timer] = []
+
+    def pause(owner: ServerProcess) -> None:
+        assert owner.process is not None
+        os.kill(owner.process.pid, signal.SIGSTOP)
+        resume = threading.Timer(4 * float(LEASE_SECONDS),
+                                 lambda: os.kill(owner.process.pid, signal.SIGCONT))
+        paused.append(resume)
+        resume.start()
+
+    try:
+        await _steady_play(procs, pause)
+    finally:
+        for timer in paused:
+            timer.join()
+    async with http_client(procs[0].base_url) as http:
+        for _ in range(50):
+            health = await call(http, "GET", "/api/health")
+            if health["cluster"]["rooms"] == 0:
+                break
+            await asyncio.sleep(0.1)
+    assert health["cluster"]["rooms"] == 0, health
