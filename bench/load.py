@@ -19,10 +19,11 @@ pause between hands, raised guest and socket limits, and prints a table per mode
   answers and until the lobby lists every room as playing again (and any restore figure
   ``/api/health`` gives), next to the time an empty server takes to start on the same database.
 
-- ``--processes N`` (with ``closed``; Redis at ``--redis``): the closed loop on one process and
-  then on N processes sharing PostgreSQL and Redis (docs/scaling.md), each room made at one of
-  them in turn, its players' sockets on that process (local) and then on the next one (each
-  action relayed to the owner and its reply back through Redis). Actions/s and p50/p99 of each.
+- ``--processes N`` (with ``closed``; Redis at ``--redis``): the closed loop on one process
+  without Redis (the default), on one with Redis, and then on N processes sharing PostgreSQL and
+  Redis (docs/scaling.md), each room made at one of them in turn, its players' sockets on that
+  process (local) and then on the next one (each action relayed to the owner and its reply back
+  through Redis). Actions/s and p50/p99 of each.
 
 The machine's load average is printed with each run: other work on it shows in the figures.
 """
@@ -306,6 +307,8 @@ def processes_mode(args: argparse.Namespace, url: str, workdir: Path) -> None:
     env = {**server_env(url), "RUMMY_REDIS_URL": args.redis,
            "RUMMY_REDIS_PREFIX": f"bench-{secrets.token_hex(4)}"}
     rows = {}
+    with running(["-m", "app", "serve"], server_env(url), workdir / "alone.log") as alone:
+        rows["1 process without Redis"] = run(drive_many([alone], args, relayed=False))
     with running(["-m", "app", "serve"], env, workdir / "one.log") as one:
         rows["1 process"] = run(drive_many([one], args, relayed=False))
     with contextlib.ExitStack() as stack:
