@@ -65,6 +65,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         cluster = _cluster(settings, store, timing)
         app.state.registry = cluster.registry
         app.state.relay = Relay(cluster, rooms.OPS, ws.serve_message)
+        sockets: SocketIndex = app.state.sockets
+        cluster.node.on("logout", lambda m: sockets.revoke_now(m["h"]))
         await cluster.start()  # rooms are taken as they are needed, or found without owner
     else:
         app.state.registry = RoomRegistry(store, timing)

@@ -24,7 +24,7 @@ from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[dict[str, Any]], None]
+Handler = Callable[[dict[str, Any]], object]
 BATCH = 256  # messages per pipeline
 
 
@@ -43,6 +43,11 @@ class Node:
     def channel(self, node_id: str) -> str:
         return f"{self.prefix}:node:{node_id}"
 
+    @property
+    def everyone(self) -> str:
+        """The channel every process listens to as well as its own."""
+        return f"{self.prefix}:nodes"
+
     def _alive_key(self, node_id: str) -> str:
         return f"{self.prefix}:alive:{node_id}"
 
@@ -53,6 +58,10 @@ class Node:
     def send(self, node_id: str, message: dict[str, Any]) -> None:
         """Queue a message to a process; never waits (and is lost if Redis is unreachable)."""
         self._outbox.put_nowait((self.channel(node_id), orjson.dumps(message)))
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Queue a message to every process, this one included."""
+        self._outbox.put_nowait((self.everyone, orjson.dumps(message)))
 
     async def start(self) -> None:
         await self.beat()
@@ -89,7 +98,7 @@ class Node:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.channel(self.id))
+                await pubsub.subscribe(self.channel(self.id), self.everyone)
                 if cut_off:
                     cut_off = False
                     self.reconnected()

@@ -252,3 +252,19 @@ async def test_a_paused_owner_loses_its_room_and_writes_nothing_after(fleet: Fle
                 break
             await asyncio.sleep(0.1)
     assert health["cluster"]["rooms"] == 0, health
+
+
+async def test_a_logout_closes_the_tokens_sockets_at_every_process(fleet: Fleet) -> None:
+    procs = fleet(2)
+    async with http_client(procs[0].base_url) as http:
+        player = await guest(http, "Dee")
+        room = await call(http, "POST", "/api/rooms", player,
+                          {"game": "standard", "options": {}, "seats": 2})
+        sockets = [await WsClient.join(p.base_url, room["id"], player) for p in procs]
+        answer = await call(http, "POST", "/api/auth/logout", player)
+        assert answer["logged_out"] is True
+        for client in sockets:
+            code, _reason = await client.wait_closed()
+            assert code == 4401
+            assert any(m["type"] == "error" and m["code"] == "logged_out"
+                       for m in client.messages)
