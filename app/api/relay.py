@@ -26,10 +26,12 @@ import orjson
 
 from app.cluster.cluster import Cluster
 from app.cluster.leases import node_of
+from app.cluster.store import NotOwner
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.services import outage
 from app.services.errors import ServiceError
+from app.services.logwriter import StaleOwner
 
 from . import messages
 from .sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection
@@ -101,6 +103,8 @@ class Relay:
         try:
             value = await self._run(room, m["op"], m["p"], m["n"], m["a"])
             reply: dict[str, Any] = {"k": "ret", "q": m["q"], "v": value}
+        except (StaleOwner, NotOwner):
+            reply = {"k": "ret", "q": m["q"], "moved": True}
         except (RoomError, ServiceError) as exc:
             reply = {"k": "ret", "q": m["q"], "e": [exc.code, getattr(exc, "message", str(exc))]}
         except Exception as exc:
@@ -119,7 +123,9 @@ class Relay:
 
     def _out(self, m: dict[str, Any]) -> None:
         link = self.links.get(m["c"])
-        if link is not None:
+        # Only from the owner the link is attached to: a former owner that has not yet noticed
+        # it lost the room may still be sending.
+        if link is not None and link.owner is not None and node_of(link.owner) == m["f"]:
             link.deliver(m["t"])
 
     def _moved(self, m: dict[str, Any]) -> None:
@@ -145,7 +151,11 @@ class Relay:
             if target is None:
                 raise RoomError("no_such_room", f"no room {room_id!r}")
             if isinstance(target, Room):
-                return await self._run(target, op, player_id, name, args)
+                try:
+                    return await self._run(target, op, player_id, name, args)
+                except (StaleOwner, NotOwner):  # the room left this process: find it again
+                    await asyncio.sleep(0.1)
+                    continue
             query = secrets.token_hex(8)
             future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             self.calls[query] = future
@@ -185,7 +195,8 @@ class RemoteConnection:
         self._task = asyncio.create_task(self._serve())
 
     def push(self, text: str) -> None:
-        self.relay.node.send(self.proxy, {"k": "out", "c": self.link_id, "t": text})
+        self.relay.node.send(self.proxy, {"k": "out", "c": self.link_id, "f": self.relay.node.id,
+                                          "t": text})
 
     def send(self, message: dict[str, Any]) -> None:
         self.push(orjson.dumps(message).decode())

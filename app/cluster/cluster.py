@@ -150,8 +150,9 @@ class Cluster:
         """This process may no longer act for the room (its lease ran out or went to another
         process, or the database fenced a write off): stop it here and move its sockets."""
         room = self.registry.rooms.pop(room_id, None)
-        self.leases.forget(room_id)
+        self.leases.stop(room_id)
         if room is None:
+            self.leases.forget(room_id)
             return
         log.warning("cluster: room %s lost; its sockets move to its new owner", room_id)
         self._spawn(self._drop(room))
@@ -160,6 +161,7 @@ class Cluster:
         await room.close()
         async with room.lock:  # let an action in flight finish (or fail) first
             pass
+        await self._release(room.id)  # if the lease is still ours (a fenced write), at once
         for attachment in self.attached.pop(room.id, set()):
             attachment.moved()
 

@@ -92,7 +92,12 @@ class Leases:
         self._until.pop(room_id, None)
         self._values.pop(room_id, None)
 
+    def stop(self, room_id: str) -> None:
+        """Count the room as not held from now on (`release` still deletes its lease)."""
+        self._until.pop(room_id, None)
+
     async def release(self, room_id: str) -> None:
+        """Delete the lease if it is still this taking's."""
         value = self._values.get(room_id)
         self.forget(room_id)
         if value is not None:

@@ -268,3 +268,4 @@ async def test_a_logout_closes_the_tokens_sockets_at_every_process(fleet: Fleet)
             assert code == 4401
             assert any(m["type"] == "error" and m["code"] == "logged_out"
                        for m in client.messages)
+
