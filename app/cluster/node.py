@@ -88,6 +88,7 @@ class Node:
                 await task
         with contextlib.suppress(Exception):
             await self.redis.delete(self._alive_key(self.id))
+        await self.redis.aclose()
 
     async def _drain(self) -> None:
         while not self._outbox.empty():
