@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import orjson
 import pytest
+import redis.asyncio
 from sqlalchemy import select
 
 from app.db.models import MatchAction, Room
@@ -269,3 +270,52 @@ async def test_a_logout_closes_the_tokens_sockets_at_every_process(fleet: Fleet)
             assert any(m["type"] == "error" and m["code"] == "logged_out"
                        for m in client.messages)
 
+
+
+async def test_after_a_redis_restart_the_fence_refuses_the_former_owner(
+        fleet: Fleet, private_redis: PrivateRedis, redis_prefix: str) -> None:
+    """Redis restarts just after the owner renewed its lease, and another process takes the room
+    over at once: the former owner still counts its lease as held (for most of a lease period),
+    so a player's action reaches its log writer, and the database refuses it (the fencing check,
+    in the same transaction as the insert). The former owner drops the room, the action goes to
+    the new owner, which applies it once, and the player sees only its ack."""
+    procs = fleet(2, RUMMY_REDIS_URL=private_redis.url, RUMMY_LEASE_SECONDS="8")
+    async with httpx.AsyncClient(base_url=procs[0].base_url, trust_env=False,
+                                 timeout=20) as http:
+        host, player = await raw_guest(http, "Bo"), await raw_guest(http, "Ada")
+        room = await post_ok(http, "/api/rooms", host["token"],
+                             {"game": "standard", "options": {}, "seats": 2})
+        await post_ok(http, f"/api/rooms/{room['id']}/join", player["token"])
+        ada = Seat("Ada", player["token"])  # seat 1, first to play; at the owner itself
+        await ada.connect(procs[0].ws_url(room["id"]))
+        started = await post_ok(http, f"/api/rooms/{room['id']}/start", host["token"])
+        await ada.until(lambda m: m["view"] is not None and m["view"]["turn"] == 1)
+
+        lease = redis.asyncio.Redis.from_url(private_redis.url)
+        key = f"{redis_prefix}:lease:{room['id']}"
+        while await lease.pttl(key) < 7800:  # just renewed: the owner relies on it for 6 s
+            await asyncio.sleep(0.005)
+        await lease.aclose()
+        private_redis.stop()
+        private_redis.start()
+        taken = time.monotonic()
+        async with httpx.AsyncClient(base_url=procs[1].base_url, trust_env=False,
+                                     timeout=20) as other:
+            while (await other.get(f"/api/rooms/{room['id']}",
+                                   headers=bearer(host["token"]))).status_code != 200:
+                await asyncio.sleep(0.05)  # the call takes the room over at the second process
+        assert await _fence(procs[0].database_url, room["id"]) == 2
+        assert time.monotonic() - taken < 1.5, "the takeover was too slow for this test"
+
+        ack = await ada.act("after-restart", {"type": "draw", "source": "stock"})
+        assert ack["seq"] == 1
+        health = await call_json(procs[0], "/api/health")
+        assert health["cluster"]["fenced_writes"] >= 1, health  # the check was hit and held
+        assert health["cluster"]["rooms"] == 0
+        assert await _client_ids(procs[0].database_url, started["match_id"]) == ["after-restart"]
+        await ada.close()
+
+
+async def call_json(proc: ServerProcess, path: str) -> dict[str, Any]:
+    async with http_client(proc.base_url) as http:
+        return dict(await call(http, "GET", path))
