@@ -218,9 +218,18 @@ class RemoteConnection:
         while True:
             raw = await self.inbox.get()
             try:
-                await self.relay.serve(room, self, messages.parse(raw))
+                msg = messages.parse(raw)
             except messages.BadMessage as exc:
                 self.send(exc.reply())
+                continue
+            if not isinstance(msg, messages.ActionMessage):
+                await self.relay.serve(room, self, msg)
+                continue
+            reply = await room.act(self.player_id, msg.client_id, msg.action)
+            if self.relay.owned(room.id) is not room:
+                self.moved()  # refused because the room left us: its new owner will answer
+                return
+            self.send(reply)
 
     def moved(self) -> None:
         """The room left this process: the socket's process finds its new owner."""

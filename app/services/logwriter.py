@@ -51,8 +51,9 @@ class LogWriterClosed(RuntimeError):
     """An append after `close`: the server is shutting down."""
 
 
-class StaleOwner(RuntimeError):
-    """The room was taken over by another process: this one may no longer write it."""
+class StaleOwner(ConnectionError):
+    """The room was taken over by another process: this one may no longer write it (counted as
+    a storage outage: nothing changed, and the write belongs at the room's new owner)."""
 
     def __init__(self, room_id: str) -> None:
         super().__init__(f"room {room_id} has a newer owner")
