@@ -40,6 +40,10 @@ class Closed(Exception):
     """Every socket of a table is closed."""
 
 
+class MatchOver(Exception):
+    """The table's match ended (a computer player can win before a guest ever plays)."""
+
+
 class Member:
     """One player's socket: the latest state it received, and its pending replies by id."""
 
@@ -140,6 +144,9 @@ class Table:
             for member in self.members:
                 if (view := member.ready()) is not None:
                     return member, view
+            if any(m.message and (m.message.get("view") or {}).get("game_over")
+                   for m in self.members):
+                raise MatchOver("the match is over")
             if all(member.closed for member in self.members):
                 raise Closed("every socket of the room is closed")
             await asyncio.wait_for(self.changed.wait(), patience)

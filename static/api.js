@@ -167,6 +167,11 @@ export class RoomSocket {
     return this.raw({ type: 'chat', text });
   }
 
+  /** This player's seed for the next deal (PROTOCOL.md §7); the server answers `seed`. */
+  seed(value) {
+    return this.raw({ type: 'seed', value });
+  }
+
   /** Drop the connection as if the network failed (used by tests and the "reconnect" path). */
   dropForTest() {
     if (this.ws) this.ws.close();

@@ -3,6 +3,7 @@ import { html, useState, useEffect, useRef, toast, errorText } from './ui.js';
 import { t, cardName, gameName, optLabel } from './i18n.js';
 import { api, session, RoomSocket } from './api.js';
 import { CardButton, CardImg, CardSvg, parseCode, sortCodes, meldOrder, SUITS, RANKS } from './cards.js';
+import { SEED_PATTERN, dealtRecord, randomSeed, verifyDeal } from './fair-deal.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -18,16 +19,142 @@ const seatName = (room, seat) => {
   return p ? p.name : t('table.seat_n', { n: seat + 1 });
 };
 
+/* ------------------------------------------------------------------ fair deals */
+
+const FAIR_KEEP = 8; // hands (and commitments) this browser remembers per room
+
+function loadFair(id) {
+  try {
+    const saved = JSON.parse(localStorage.getItem('rummy.fair.' + id));
+    if (saved && saved.sent && saved.dealt && saved.reveals) return saved;
+  } catch { /* a damaged record is started afresh */ }
+  return { sent: {}, dealt: {}, reveals: {} };
+}
+
+const lastOf = (obj) => Object.fromEntries(Object.entries(obj).slice(-FAIR_KEEP));
+
+/**
+ * What a seated player's browser does for verifiable deals (PROTOCOL.md §7): a fresh random
+ * seed for each new `next_deal_commitment` (unless the player typed one), and a record of the
+ * commitment each seed was sent against, of each hand as dealt and of each revealed deal,
+ * kept in localStorage so that a reload can still verify.
+ */
+function fairTracker(id, me, onChange) {
+  const store = loadFair(id);
+  const asked = new Set();
+  const save = () => {
+    for (const k of ['sent', 'dealt', 'reveals']) store[k] = lastOf(store[k]);
+    localStorage.setItem('rummy.fair.' + id, JSON.stringify(store));
+    onChange({ ...store });
+  };
+  return {
+    store,
+    receive(m, sock) {
+      if (m.type === 'seed') {
+        store.sent[m.next_deal_commitment] = m.value;
+        save();
+        return;
+      }
+      if (m.type !== 'state') return;
+      const view = m.view;
+      const seated = view ? view.seat !== null
+        : m.room.players.some((p) => p && p.player_id === me.id);
+      const next = view ? view.next_deal_commitment : m.next_deal_commitment;
+      if (seated && next && !(next in store.sent) && !asked.has(next) && sock.seed(randomSeed())) {
+        asked.add(next);
+      }
+      if (!view) return;
+      const events = m.events || [];
+      const last = events[events.length - 1];
+      let changed = false;
+      if (last && last.type === 'deal' && last.hand_no === view.hand_no) { // the view as dealt
+        store.dealt[view.hand_no] = dealtRecord(view);
+        changed = true;
+      }
+      const reveal = view.last_deal;
+      if (reveal && JSON.stringify(store.reveals[reveal.hand_no]) !== JSON.stringify(reveal)) {
+        store.reveals[reveal.hand_no] = reveal;
+        changed = true;
+      }
+      if (changed) save();
+    },
+  };
+}
+
+const short = (hexText) => (hexText ? hexText.slice(0, 12) + '…' : '');
+
+/** "Verify this deal": recompute hand `handNo` from its revealed seeds and say what holds. */
+function VerifyDeal({ fair, handNo }) {
+  const [result, setResult] = useState(null);
+  const reveal = fair.reveals[handNo];
+  const dealt = fair.dealt[handNo];
+  if (!reveal) return null;
+  const run = async () => setResult(await verifyDeal(reveal, dealt || null, fair.sent));
+  const mark = (ok) => (ok === true ? '\u2713' : ok === false ? '\u2717' : '\u2013');
+  const seat = dealt ? dealt.seat : null;
+  return html`<div class="verify" data-testid="verify">
+    <button type="button" class="btn small" data-testid="verify-deal" onClick=${run}>${t('fair.verify')}</button>
+    ${result && html`<div class=${'verify-result ' + (result.proven ? 'ok' : 'bad')} role="status"
+        data-testid="verify-result" data-proven=${String(result.proven)}>
+      <strong>${t(result.proven ? 'fair.proven' : 'fair.not_proven')}</strong>
+      <ul>
+        ${['commitment', 'seed', 'hand', 'upcard'].map((k) => html`<li data-check=${k} data-ok=${String(result.checks[k])}>
+          ${mark(result.checks[k])} ${t('fair.check_' + k)}</li>`)}
+      </ul>
+      ${result.derived && seat !== null && html`<p class="verify-cards">${t('fair.derived_hand')}
+        ${result.derived.hands[seat].map((c) => html`<${CardImg} code=${c} className="mini" />`)}
+        ${result.derived.discard.length ? html` · ${t('fair.derived_upcard')} ${result.derived.discard.map((c) => html`<${CardImg} code=${c} className="mini" />`)}` : ''}</p>`}
+      <p class="muted">${t(result.proven ? 'fair.explain' : dealt ? 'fair.explain_failed' : 'fair.no_record')}</p>
+    </div>`}
+  </div>`;
+}
+
+/** The table's fair-deal panel: the commitments, this player's seed (or their own), and the
+ * last revealed hand's "Verify this deal". */
+function FairPanel({ fair, view, next, seated, sock }) {
+  const [text, setText] = useState('');
+  const submit = (e) => {
+    e.preventDefault();
+    const s = text.trim();
+    if (!SEED_PATTERN.test(s)) return toast(t('fair.seed_invalid'), 'error');
+    if (sock && sock.seed(s)) setText('');
+    return null;
+  };
+  const hands = Object.keys(fair.reveals).map(Number);
+  const latest = hands.length ? Math.max(...hands) : null;
+  const mine = next ? fair.sent[next] : null;
+  return html`<section class="panel fair" aria-labelledby="fair-h" data-testid="fair-panel">
+    <h2 id="fair-h">${t('fair.title')}</h2>
+    ${view && view.stacked_deal
+      ? html`<p class="stacked" data-testid="stacked-deal">${t('fair.stacked')}</p>`
+      : view && view.deal_commitment
+        ? html`<p data-testid="deal-commitment" title=${view.deal_commitment}>${t('fair.commitment', { c: short(view.deal_commitment) })}</p>` : ''}
+    ${next && html`<p data-testid="next-commitment" title=${next}>${t('fair.next_commitment', { c: short(next) })}</p>`}
+    ${seated && next && html`<p data-testid="my-seed">${mine ? t('fair.my_seed', { seed: mine }) : t('fair.no_seed')}</p>
+      <form class="row" onSubmit=${submit}>
+        <input aria-label=${t('fair.seed_label')} placeholder=${t('fair.seed_hint')} maxlength="64"
+               value=${text} onInput=${(e) => setText(e.target.value)} data-testid="seed-input" />
+        <button class="btn small" type="submit" data-testid="seed-submit">${t('fair.seed_submit')}</button>
+      </form>`}
+    ${latest !== null && html`<p class="muted">${t('fair.hand_n', { n: latest + 1 })}</p>
+      <${VerifyDeal} key=${latest} fair=${fair} handNo=${latest} />`}
+  </section>`;
+}
+
 export function RoomView({ id, me, refreshMe }) {
   const [msg, setMsg] = useState(null);
   const [status, setStatus] = useState('connecting');
   const [chat, setChat] = useState([]);
   const [log, setLog] = useState([]);
+  const [fair, setFair] = useState(() => loadFair(id));
   const sockRef = useRef(null);
 
   useEffect(() => {
+    const tracker = fairTracker(id, me, setFair);
+    setFair({ ...tracker.store });
     const sock = new RoomSocket(id, session.token, {
       onMessage: (m) => {
+        tracker.receive(m, sock);
         if (m.type === 'state') {
           setMsg(m);
           const stamp = Date.now();
@@ -66,8 +193,8 @@ export function RoomView({ id, me, refreshMe }) {
   const sock = sockRef.current;
   return html`${banner}
     ${msg.view
-      ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} />`
-      : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} />`}`;
+      ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} fair=${fair} />`
+      : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} fair=${fair} next=${msg.next_deal_commitment} />`}`;
 }
 
 /* ------------------------------------------------------------------ waiting room */
@@ -80,7 +207,7 @@ function OptionsSummary({ room }) {
   </ul>`;
 }
 
-function WaitingRoom({ room, me, sock, chat }) {
+function WaitingRoom({ room, me, sock, chat, fair, next }) {
   const [count, setCount] = useState(1);
   const [error, setError] = useState(null);
   const isHost = room.host_id === me.id;
@@ -150,6 +277,7 @@ function WaitingRoom({ room, me, sock, chat }) {
       ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
       <button type="button" class="btn ghost small" onClick=${leave}>${t('room.leave')}</button>
     </div>
+    <${FairPanel} fair=${fair} view=${null} next=${next} seated=${seated} sock=${sock} />
     <${Chat} chat=${chat} sock=${sock} canWrite=${seated || !!room.spectator_chat} />
   </section>`;
 }
@@ -248,7 +376,7 @@ function chipChanges(result, room, players) {
   return out;
 }
 
-function HandResult({ view, room, onClose }) {
+function HandResult({ view, room, fair, onClose }) {
   const r = view.results[view.results.length - 1];
   const seats = [...Array(view.players).keys()];
   const chips = chipChanges(r, room, view.players);
@@ -285,6 +413,7 @@ function HandResult({ view, room, onClose }) {
       </table>
       ${view.game_over && html`<p class="game-over" data-testid="game-over">${view.game_winner !== null && view.game_winner !== undefined
         ? t('result.game_winner', { name: seatName(room, view.game_winner) }) : t('result.game_over')}</p>`}
+      <${VerifyDeal} fair=${fair} handNo=${view.results.length - 1} />
       <div class="row end">
         ${view.game_over && html`<a class="btn" href="#/">${t('nav.lobby')}</a>`}
         <button type="button" class="btn primary" data-testid="result-close" onClick=${onClose}>${t('result.continue')}</button>
@@ -408,7 +537,7 @@ function SeatBox({ view, room, seat, now }) {
   </div>`;
 }
 
-function Table({ view, room, me, sock, chat, log }) {
+function Table({ view, room, me, sock, chat, log, fair }) {
   const [order, setOrder] = useState([]);
   const [selected, setSelected] = useState([]);
   const [groups, setGroups] = useState([]);
@@ -707,10 +836,11 @@ function Table({ view, room, me, sock, chat, log }) {
 
     <aside class="side">
       <${Scoreboard} view=${view} room=${room} />
+      <${FairPanel} fair=${fair} view=${view} next=${view.next_deal_commitment} seated=${seat !== null} sock=${sock} />
       <${EventLog} log=${log} room=${room} />
       <${Chat} chat=${chat} sock=${sock} canWrite=${seat !== null || !!room.spectator_chat} />
     </aside>
-    ${showResult && html`<${HandResult} view=${view} room=${room} onClose=${() => setDismissed(view.results.length)} />`}
+    ${showResult && html`<${HandResult} view=${view} room=${room} fair=${fair} onClose=${() => setDismissed(view.results.length)} />`}
     ${designation && html`<${Designation} pending=${designation} onCancel=${() => setDesignation(null)}
         onDone=${(a) => { const d = designation; setDesignation(null); send(a, { clearGroups: d.clearGroups }); }} />`}
   </div>`;

@@ -47,11 +47,16 @@ class Chat:
 
 
 @dataclass(frozen=True)
+class Seed:
+    value: Any  # checked by the room (PROTOCOL.md §7 step 2)
+
+
+@dataclass(frozen=True)
 class Ping:
     pass
 
 
-Inbound = Auth | ActionMessage | Chat | Ping
+Inbound = Auth | ActionMessage | Chat | Seed | Ping
 
 
 def parse(text: str | bytes) -> Inbound:
@@ -76,6 +81,10 @@ def parse(text: str | bytes) -> Inbound:
         if len(text_) > MAX_CHAT:
             raise BadMessage("chat_too_long", f"chat messages are limited to {MAX_CHAT} characters")
         return Chat(text_)
+    if kind == "seed":
+        if "value" not in data:
+            raise BadMessage("bad_message", "a seed message needs a value")
+        return Seed(data["value"])
     if kind == "ping":
         return Ping()
     raise BadMessage("unknown_type", f"unknown message type: {kind!r}")

@@ -223,6 +223,11 @@ async def serve_message(room: Room, conn: Any, msg: messages.Inbound) -> None:
             await room.chat(conn.player_id, conn.name, msg.text)
         except RoomError as exc:
             conn.send(error(exc.code, exc.message))
+    elif isinstance(msg, messages.Seed):
+        try:
+            conn.send(await room.seed(conn.player_id, msg.value))
+        except RoomError as exc:
+            conn.send(error(exc.code, exc.message))
     elif isinstance(msg, messages.Ping):
         conn.send({"type": "pong"})
     else:

@@ -62,8 +62,9 @@ class OwnedStore:
         await self._write(room, self.inner.start_match(room, match_id, players))
 
     async def record_deal(self, room: RoomRecord, match_id: str, hand_no: int, dealer: int,
-                          deal: dict[str, Any]) -> None:
-        await self._write(room, self.inner.record_deal(room, match_id, hand_no, dealer, deal))
+                          deal: dict[str, Any], seeds: dict[str, Any] | None) -> None:
+        await self._write(room, self.inner.record_deal(room, match_id, hand_no, dealer, deal,
+                                                       seeds))
 
     async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
                             seat: int, action: dict[str, Any],

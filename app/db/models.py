@@ -267,6 +267,9 @@ class MatchHand(Base):
     hand_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     dealer: Mapped[int] = mapped_column(Integer)
     deal: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # PROTOCOL.md §7: the seeds the deal came from; null for a stacked deal
+    server_seed: Mapped[str | None] = mapped_column(String(64))
+    client_seeds: Mapped[list[str] | None] = mapped_column(JSON)
 
 
 class MatchAction(Base):

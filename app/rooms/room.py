@@ -104,6 +104,7 @@ class Room:
         async with self.lock:
             seat = await self.seating.leave(player_id)
             self._bots.pop(seat, None)
+            self.runner.forget_client_seed(seat)
             self.scheduler.acted(seat)  # nothing left to be away from
             self._seats_changed()
 
@@ -158,6 +159,16 @@ class Room:
                 await self._record_if_over()
                 self._changed(events)
         return reply
+
+    async def seed(self, player_id: str, value: object) -> dict[str, Any]:
+        """A seated player's seed for the next deal (PROTOCOL.md §7): the reply names the
+        commitment it counts against. Under the lock, so that it falls on one side of a deal."""
+        seat = self.seating.acting_seat(player_id)
+        if seat is None:
+            raise RoomError("not_seated", "only a seated player may send a seed")
+        async with self.lock:
+            committed = self.runner.set_client_seed(seat, value)
+        return {"type": "seed", "value": value, "next_deal_commitment": committed}
 
     async def _record_if_over(self) -> None:
         """A hand that just ended is recorded (and settled) before anyone is shown its end; if
@@ -322,11 +333,15 @@ class Room:
         view = player_view(st, seat)
         view["presence"] = self.scheduler.presence(st.players)
         view["turn_deadline"] = self.scheduler.deadline
+        view.update(self.runner.deal_info())
         return view
 
     def _state_message(self, seat: int | None, events: Events) -> dict[str, Any]:
-        return {"type": "state", "seq": self.seq, "view": self._view(seat),
-                "room": self.summary(), "events": redact_events(events, seat)}
+        message = {"type": "state", "seq": self.seq, "view": self._view(seat),
+                   "room": self.summary(), "events": redact_events(events, seat)}
+        if message["view"] is None:  # waiting: the first hand's commitment, before any seed
+            message["next_deal_commitment"] = self.runner.next_commitment
+        return message
 
     def _push_state(self, events: Events, skip: Connection | None = None) -> None:
         """Each seat's message built and encoded once, then queued to its connections."""

@@ -4,6 +4,13 @@ Every change goes the same way: the engine judges the action on a copy of the st
 action changes nothing), the store appends it to the match log and returns only once it is
 durable, and only then does the runner take the new state and answer ``ack``. The runner never
 waits for a socket and never schedules anything: the room does that with what it returns.
+
+Deals are verifiable (PROTOCOL.md §7): the runner always holds the server seed of the next hand,
+drawn from the OS CSPRNG as soon as the previous hand is dealt (or the room is made), so that
+its commitment is shown before any player's seed for that hand is taken. The players' seeds wait
+in memory until that deal. After a restart the pending seed is a fresh one (nothing has seen
+it yet, and the seeds sent for the old one are gone with the process): the stored hands keep
+their own seeds, and the fold checks that each seed pair gives its stored deal.
 """
 
 from __future__ import annotations
@@ -13,17 +20,18 @@ import secrets
 from typing import Any
 
 from app.engine.actions import Action, parse_action
-from app.engine.deal import parse_deal, shuffled_deal, stacked_deal
-from app.engine.errors import RuleError
+from app.engine.deal import parse_deal, stacked_deal
+from app.engine.errors import InvalidSeed, RuleError
+from app.engine.fairdeal import SERVER_SEED_BYTES, DealSeeds, commitment, parse_client_seed
 from app.engine.game import apply, check, close_call_window, new_match, next_dealer, start_hand
 from app.engine.matchlog import HandLog, LoggedAction, MatchLog, fold
 from app.engine.replay import hand_summary
 from app.engine.rules import GameRules
 from app.engine.state import State
 
-from .errors import error_reply
+from .errors import RoomError, error_reply
 from .replies import Key, Replies
-from .store import LiveMatch, MatchStore, RoomRecord
+from .store import HandRecord, LiveMatch, MatchStore, RoomRecord
 
 Events = list[dict[str, Any]]
 Reply = dict[str, Any]
@@ -38,6 +46,56 @@ class MatchRunner:
         self.hand_seq = 0  # actions logged in the hand in play
         self.recorded_hands = 0
         self.replies = Replies()
+        self.next_server_seed = _server_seed()  # the next seeded hand's, committed in views
+        self.client_seeds: dict[int, str] = {}  # seat -> its seed for that hand
+        self.seeds: DealSeeds | None = None  # the hand in play's; None: a stacked deal
+
+    @property
+    def next_commitment(self) -> str | None:
+        """The commitment of the next hand's server seed; None when that hand is stacked or
+        there is none."""
+        if self.record.status == "closed" or self._next_is_stacked():
+            return None
+        st = self.state
+        if st is not None and st.game_over:
+            return None
+        return commitment(self.next_server_seed)
+
+    def _next_is_stacked(self) -> bool:
+        deals = self.record.deals
+        hand_no = self.state.hand_no + 1 if self.state is not None else 0
+        return deals is not None and hand_no < len(deals)
+
+    def set_client_seed(self, seat: int, value: object) -> str:
+        """A seated player's seed for the next seeded deal (``bad_seed`` if malformed); the
+        commitment it is sent against."""
+        try:
+            seed = parse_client_seed(value)
+        except InvalidSeed as exc:
+            raise RoomError(exc.code, exc.message) from None
+        committed = self.next_commitment
+        if committed is None:
+            raise RoomError("no_next_deal", "no hand dealt from seeds is coming in this match")
+        self.client_seeds[seat] = seed
+        return committed
+
+    def forget_client_seed(self, seat: int) -> None:
+        self.client_seeds.pop(seat, None)
+
+    def deal_info(self) -> dict[str, Any]:
+        """The view's deal fields (PROTOCOL.md §7): the next hand's commitment, the hand in
+        play's, and once a hand is over its revealed seeds."""
+        st = self.state
+        seeds = self.seeds
+        out: dict[str, Any] = {"next_deal_commitment": self.next_commitment}
+        if st is None or st.hand_no < 0:
+            return out
+        out["deal_commitment"] = None if seeds is None else seeds.commitment
+        out["stacked_deal"] = seeds is None
+        out["last_deal"] = None if seeds is None or not st.hand_over else {
+            "hand_no": st.hand_no, "dealer": st.dealer, "commitment": seeds.commitment,
+            **seeds.to_json()}
+        return out
 
     @property
     def seq(self) -> int:
@@ -57,17 +115,27 @@ class MatchRunner:
         self.state = new_match(self.rules)
 
     async def deal_next(self) -> Events:
-        """Deal the next hand: the room's stacked deals first, then a fair shuffle."""
+        """Deal the next hand: the room's stacked deals first, then from the committed server
+        seed and the seats' seeds; once it is stored, the hand after it gets its server seed."""
         st = self.state
         assert st is not None  # noqa: S101
         dealer = next_dealer(st)
         hand_no = st.hand_no + 1
         deals = self.record.deals
+        seeds = None
         if deals is not None and hand_no < len(deals):
             deal = stacked_deal(self.rules, dealer, deals[hand_no])
         else:
-            deal = shuffled_deal(self.rules, dealer, secrets.SystemRandom())
-        await self.store.record_deal(self.record, self.match_id, hand_no, dealer, deal.to_json())
+            seeds = DealSeeds.of(self.next_server_seed, [
+                self.client_seeds.get(seat, "") for seat in range(self.rules.players)],
+                self.rules.players)
+            deal = seeds.deal(self.rules, dealer)
+        await self.store.record_deal(self.record, self.match_id, hand_no, dealer, deal.to_json(),
+                                     None if seeds is None else seeds.to_json())
+        if seeds is not None:
+            self.next_server_seed = _server_seed()
+            self.client_seeds.clear()
+        self.seeds = seeds
         self.state = start_hand(st, deal, dealer)
         self.hand_seq = 0
         self.replies.new_hand(hand_no)
@@ -171,6 +239,7 @@ class MatchRunner:
                 self.replies.acked((owner[step.entry.seat], client_id), step.hand,
                                    {"type": "ack", "id": client_id, "seq": st.seq})
         self.state = st
+        self.seeds = _seeds(self.rules, live.hands[-1]) if live.hands else None
         self.hand_seq = len(live.hands[-1].actions) if live.hands else 0
         self.recorded_hands = live.recorded_hands
         self.record.status = "playing"
@@ -178,10 +247,21 @@ class MatchRunner:
         return events
 
 
+def _server_seed() -> str:
+    return secrets.token_hex(SERVER_SEED_BYTES)
+
+
+def _seeds(rules: GameRules, hand: HandRecord) -> DealSeeds | None:
+    if hand.server_seed is None or hand.client_seeds is None:
+        return None  # a stacked deal
+    return DealSeeds.of(hand.server_seed, hand.client_seeds, rules.players)
+
+
 def _match_log(rules: GameRules, live: LiveMatch) -> MatchLog:
+    """The stored hands, each dealt by its stored deal (the fold checks its seeds give it)."""
     return MatchLog.of(rules, tuple(
         HandLog(hand.dealer, parse_deal(rules, hand.deal), tuple(
             LoggedAction(seat, parse_action(action),
                          {} if client_id is None else {"client_id": client_id})
-            for seat, action, client_id in hand.actions))
+            for seat, action, client_id in hand.actions), seeds=_seeds(rules, hand))
         for hand in live.hands))

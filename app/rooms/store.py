@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from app.services.records import LiveMatch, RoomRecord, SeatRecord
+from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
 
-__all__ = ["LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
+__all__ = ["HandRecord", "LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
 
 
 class MatchStore(Protocol):
@@ -25,7 +25,9 @@ class MatchStore(Protocol):
     async def start_match(self, room: RoomRecord, match_id: str, players: int) -> None: ...
 
     async def record_deal(self, room: RoomRecord, match_id: str, hand_no: int, dealer: int,
-                          deal: dict[str, Any]) -> None: ...
+                          deal: dict[str, Any], seeds: dict[str, Any] | None) -> None:
+        """Store a hand's deal beside its seeds (``server_seed``, ``client_seeds``; None for a
+        stacked deal)."""
 
     async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
                             seat: int, action: dict[str, Any],

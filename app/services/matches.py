@@ -85,7 +85,7 @@ async def match_log(s: AsyncSession, match_id: str) -> dict[str, Any]:
                             .order_by(ChatMessage.created_at))).all()
     return {
         "game": match.game, "options": match.options, "players": match.players,
-        "hands": [{"dealer": h.dealer, "deal": h.deal, "actions": [
+        "hands": [{"dealer": h.dealer, "deal": h.deal, **_seeds(h), "actions": [
             _logged(a) for a in actions if a.hand_no == h.hand_no]} for h in hands],
         "match": await _summary(s, match),
         "results": [{"hand": r.hand_no, "winner": r.winner, "reason": r.reason,
@@ -104,6 +104,13 @@ async def _match_transfers(s: AsyncSession, match: Match) -> Sequence[Transfer]:
     return (await s.scalars(select(Transfer).where(
         (Transfer.match_id == match.id) | Transfer.from_account.in_(escrows)
         | Transfer.to_account.in_(escrows)).order_by(Transfer.id))).all()
+
+
+def _seeds(h: MatchHand) -> dict[str, Any]:
+    """A hand's seeds beside its deal (PROTOCOL.md §7); none for a stacked deal."""
+    if h.server_seed is None:
+        return {}
+    return {"server_seed": h.server_seed, "client_seeds": h.client_seeds}
 
 
 def _logged(a: MatchAction) -> dict[str, Any]:

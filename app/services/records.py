@@ -45,6 +45,8 @@ class HandRecord:
     dealer: int
     deal: dict[str, Any]
     actions: list[tuple[int, dict[str, Any], str | None]]  # (seat, action, client id)
+    server_seed: str | None = None  # the seeds the deal came from (None: a stacked deal)
+    client_seeds: list[str] | None = None
 
 
 @dataclass

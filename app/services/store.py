@@ -69,10 +69,13 @@ class SqlMatchStore:
                             .values(status="playing", match_id=match_id))
 
     async def record_deal(self, room: RoomRecord, match_id: str, hand_no: int, dealer: int,
-                          deal: dict[str, Any]) -> None:
+                          deal: dict[str, Any], seeds: dict[str, Any] | None) -> None:
+        seeds = seeds or {}
         async with self.sessions() as s, s.begin():
             await _fenced(s, room)
-            s.add(MatchHand(match_id=match_id, hand_no=hand_no, dealer=dealer, deal=deal))
+            s.add(MatchHand(match_id=match_id, hand_no=hand_no, dealer=dealer, deal=deal,
+                            server_seed=seeds.get("server_seed"),
+                            client_seeds=seeds.get("client_seeds")))
 
     async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
                             seat: int, action: dict[str, Any],
@@ -179,7 +182,8 @@ class SqlMatchStore:
             assert room.match_id is not None  # noqa: S101 - selected above
             records = [HandRecord(h.hand_no, h.dealer, h.deal, [
                 (a.seat, a.action, None if a.client_id is None else orjson.loads(a.client_id))
-                for a in actions.get((room.match_id, h.hand_no), [])])
+                for a in actions.get((room.match_id, h.hand_no), [])],
+                h.server_seed, h.client_seeds)
                 for h in hands.get(room.match_id, [])]
             lines = [{"type": "chat", "seat": c.seat, "name": c.name, "text": c.text}
                      for c in reversed(chat.get(room.id, []))]

@@ -244,6 +244,11 @@ async def _bot_crash(proc: ServerProcess, tmp_path: Path) -> None:
         proc.start()
         first = await seat.connect(proc.ws_url(room["id"]))
         assert first["seq"] == before["seq"] and _table(first["view"]) == _table(before["view"])
+        # The hand in play keeps its commitment; the next one is committed afresh, since the
+        # seeds sent for the old one were lost with the process.
+        assert first["view"]["deal_commitment"] == before["view"]["deal_commitment"]
+        assert first["view"]["next_deal_commitment"] not in (
+            None, before["view"]["next_deal_commitment"])
         # Killed again before the computer player's (re-armed) move.
         proc.kill()
         await seat.close()
@@ -421,5 +426,6 @@ async def test_kill_after_the_match_started_but_before_the_first_deal_was_stored
 
 
 def _table(view: dict[str, Any]) -> dict[str, Any]:
-    """The view without who is connected (the other player may not be back yet)."""
-    return {k: v for k, v in view.items() if k != "presence"}
+    """The view without who is connected (the other player may not be back yet) and without
+    the next hand's commitment (a restart draws that hand a fresh server seed)."""
+    return {k: v for k, v in view.items() if k not in ("presence", "next_deal_commitment")}

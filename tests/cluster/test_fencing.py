@@ -56,7 +56,7 @@ async def test_a_stale_owner_cannot_write_the_room(
     assert await first.take_over(record.id) == 2  # the first process takes it: token 2
     mine = RoomRecord(**{**record.__dict__, "fence": 2})
     await first.start_match(mine, "match-1", 2)
-    await first.record_deal(mine, "match-1", 0, 0, {"hands": []})
+    await first.record_deal(mine, "match-1", 0, 0, {"hands": []}, None)
     await first.append_action(mine, "match-1", 0, 0, 1, {"type": "draw"}, "a-1")
 
     assert await second.take_over(record.id) == 3  # the second takes it over
@@ -64,7 +64,7 @@ async def test_a_stale_owner_cannot_write_the_room(
     with pytest.raises(StaleOwner):  # the first, not yet aware, is fenced off
         await first.append_action(mine, "match-1", 0, 1, 0, {"type": "draw"}, "a-2")
     with pytest.raises(StaleOwner):
-        await first.record_deal(mine, "match-1", 1, 1, {"hands": []})
+        await first.record_deal(mine, "match-1", 1, 1, {"hands": []}, None)
     await second.append_action(theirs, "match-1", 0, 1, 0, {"type": "draw"}, "b-1")
 
     async with sessions() as s:

@@ -89,6 +89,9 @@ def test_two_players_play_a_stacked_hand(new_page: Any, server: dict[str, Any]) 
     expect(alice.locator("[data-testid=seats] li.taken")).to_have_count(2)
     alice.click("[data-testid=start]")
     expect(alice.locator(HAND)).to_have_count(10)
+    # A stacked deal has no commitment, and the table says so.
+    expect(alice.locator("[data-testid=stacked-deal]")).to_be_visible()
+    expect(alice.locator("[data-testid=deal-commitment]")).to_have_count(0)
 
     # Chat reaches the other player.
     alice.fill("[data-testid=chat-input]", "good luck")

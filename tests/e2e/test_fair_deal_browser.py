@@ -1,0 +1,130 @@
+"""A player verifies a live deal in the browser (PROTOCOL.md §7, with WebCrypto's SHA-256).
+
+Vera plays Standard Rummy against a computer player. Her browser sends a random seed for the
+first hand by itself; she types her own instead; the first hand is dealt from it and played out
+(draw from the stock, discard the card drawn); "Verify this deal" in the results and on the
+table says the deal is proven. For the second hand the test tampers with the revealed seeds on
+their way to the browser, which then says the deal is not proven.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import api, screenshot, sign_in_as_guest
+
+OWN_SEED = "vera-chose-this_1"
+
+# Installed once the room's socket exists: every state message is kept in window.__last.
+HOOK = """() => {
+  const sock = window.__rummySocket;
+  const seen = sock.handlers.onMessage;
+  sock.handlers.onMessage = (m) => { if (m.type === 'state') window.__last = m; seen(m); };
+}"""
+
+# Play hand `h` out from this page's own socket: draw from the stock, discard the card drawn.
+PLAY_OUT = """async (h) => {
+  const sock = window.__rummySocket;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const view = () => (window.__last && window.__last.view) || null;
+  for (let i = 0; i < 4000; i++) {
+    const v = view();
+    if (v && (v.hand_no > h || (v.hand_no === h && v.hand_over))) return true;
+    if (v && v.hand_no === h && v.turn === v.seat && v.legal.includes('draw')) {
+      const seq = window.__last.seq;
+      const before = v.hand.slice();
+      try {
+        await sock.act({ type: 'draw', source: 'stock' });
+        while (window.__last.seq <= seq) await sleep(10);
+        const after = view();
+        if (after.hand_over) return true;
+        await sock.act({ type: 'discard', card: after.hand.find((c) => !before.includes(c)) });
+      } catch (e) { /* a stale turn: look again */ }
+    }
+    await sleep(60);
+  }
+  return false;
+}"""
+
+
+def _tamper_with_reveals(page: Any, switch: dict[str, bool]) -> None:
+    """Forward the room's socket both ways; once `switch["on"]`, change Vera's seat's seed in
+    every revealed deal the server sends."""
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if switch["on"] and isinstance(message, str) and '"last_deal"' in message:
+                data = json.loads(message)
+                reveal = (data.get("view") or {}).get("last_deal")
+                if reveal:
+                    reveal["client_seeds"][data["view"]["seat"]] = "tampered"
+                    message = json.dumps(data)
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r".*/ws/rooms/.*"), route)
+
+
+def _verified(scope: Any, proven: bool) -> None:
+    scope.locator("[data-testid=verify-deal]").click()
+    result = scope.locator("[data-testid=verify-result]")
+    expect(result).to_have_attribute("data-proven", "true" if proven else "false")
+    expect(result).to_contain_text("Deal proven" if proven else "Deal NOT proven")
+    for check in ("commitment", "seed", "hand", "upcard"):
+        mark = result.locator(f"[data-check={check}]")
+        if proven:
+            expect(mark).to_have_attribute("data-ok", "true")
+    if not proven:  # the tampered seed: not the one Vera sent, and not her cards
+        expect(result.locator("[data-check=seed]")).to_have_attribute("data-ok", "false")
+        expect(result.locator("[data-check=hand]")).to_have_attribute("data-ok", "false")
+        expect(result.locator("[data-check=commitment]")).to_have_attribute("data-ok", "true")
+
+
+def test_verify_this_deal_proves_a_live_deal_and_catches_a_tampered_seed(
+        new_page: Any, server: dict[str, Any]) -> None:
+    page = new_page()
+    token = sign_in_as_guest(page, "Vera")
+    room = api(server, "POST", "/api/rooms", token, {
+        "game": "standard", "options": {"target_score": 1000}, "seats": 2, "stake": 0,
+        "turn_seconds": 0})
+    api(server, "POST", f"/api/rooms/{room['id']}/bots", token, {"count": 1})
+    switch = {"on": False}
+    _tamper_with_reveals(page, switch)
+    page.goto(f"/#/room/{room['id']}")
+
+    panel = page.locator("[data-testid=fair-panel]")
+    mine = panel.locator("[data-testid=my-seed]")
+    expect(mine).to_contain_text(re.compile(r"[0-9a-f]{32}"))  # sent by the browser itself
+    panel.locator("[data-testid=seed-input]").fill("not a seed!")
+    panel.locator("[data-testid=seed-submit]").click()
+    expect(mine).not_to_contain_text("not a seed")
+    panel.locator("[data-testid=seed-input]").fill(OWN_SEED)
+    panel.locator("[data-testid=seed-submit]").click()
+    expect(mine).to_contain_text(OWN_SEED)
+
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=hand] button.card")
+    expect(page.locator("[data-testid=deal-commitment]")).to_be_visible()
+    expect(page.locator("[data-testid=stacked-deal]")).to_have_count(0)
+    page.evaluate(HOOK)
+
+    assert page.evaluate(PLAY_OUT, 0)
+    result = page.locator("[data-testid=hand-result]")
+    expect(result).to_be_visible()
+    _verified(result, proven=True)
+    screenshot(page, "fair-deal.png")
+    page.click("[data-testid=result-close]")
+    _verified(panel, proven=True)  # the table's control, for the same hand
+
+    switch["on"] = True
+    page.wait_for_function("() => window.__last.view.hand_no === 1")
+    assert page.evaluate(PLAY_OUT, 1)
+    expect(result).to_be_visible()
+    expect(result.locator("[data-testid=result-close]")).to_be_visible()
+    _verified(result, proven=False)
