@@ -11,12 +11,19 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
 from app import __version__
 from app.api import admin, auth, edge, games, health, me, rooms, ws
 from app.api.outage import add_outage_handlers
+from app.api.relay import Relay
 from app.api.sockets import SocketIndex
+from app.cluster.cluster import Cluster
+from app.cluster.leases import Leases
+from app.cluster.lobby import SharedLobby
+from app.cluster.node import Node
+from app.cluster.store import OwnedStore
 from app.db.session import make_engine, make_sessionmaker
 from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
@@ -32,7 +39,8 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 _STATUS = {"not_found": 404, "no_such_room": 404, "not_host": 403, "invite_required": 403,
            "invalid_credentials": 401, "username_taken": 409, "insufficient_chips": 409,
-           "room_full": 409, "room_started": 409, "seats_empty": 409, "not_seated": 409}
+           "room_full": 409, "room_started": 409, "seats_empty": 409, "not_seated": 409,
+           "try_again": 503, "storage_unavailable": 503}
 
 
 @asynccontextmanager
@@ -47,13 +55,23 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                         next_hand=settings.next_hand_seconds,
                         abandon=settings.abandon_seconds)
     log_writer = LogWriter(engine)
+    store = SqlMatchStore(sessions, log_writer)
     app.state.sessions = sessions
-    app.state.registry = RoomRegistry(SqlMatchStore(sessions, log_writer), timing)
     app.state.throttle = make_throttle(settings)
     app.state.limits = Limits.from_settings(settings)
     app.state.sockets = SocketIndex(settings.max_sockets_per_player)
+    app.state.relay = None
     began = time.perf_counter()
-    await app.state.registry.restore()
+    if settings.is_cluster:
+        cluster = _cluster(settings, store, timing)
+        app.state.registry = cluster.registry
+        app.state.relay = Relay(cluster, rooms.OPS, ws.serve_message)
+        sockets: SocketIndex = app.state.sockets
+        cluster.node.on("logout", lambda m: sockets.revoke_now(m["h"]))
+        await cluster.start()  # rooms are taken as they are needed, or found without owner
+    else:
+        app.state.registry = RoomRegistry(store, timing)
+        await app.state.registry.restore()
     app.state.restore_seconds = round(time.perf_counter() - began, 3)
     # What start-up built (modules, tables, restored rooms) lives as long as the process: out
     # of the collector's sight, a full collection no longer walks it, so it pauses play less.
@@ -62,10 +80,30 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        await app.state.registry.close()
+        if app.state.relay is not None:  # hand the rooms over once their log is committed
+            await app.state.relay.cluster.hand_over(log_writer.close())
+            await app.state.relay.cluster.close()
+        else:
+            await app.state.registry.close()
         await log_writer.close()  # what the rooms appended is committed before the engine goes
         await app.state.throttle.close()
         await engine.dispose()
+
+
+def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cluster:
+    """This process as one of several sharing PostgreSQL and Redis (docs/scaling.md)."""
+    assert settings.redis_url is not None  # noqa: S101 - is_cluster
+    redis = Redis.from_url(settings.redis_url, socket_connect_timeout=2,
+                           socket_timeout=max(1.0, settings.lease_seconds / 2))
+    node = Node(redis, settings.redis_prefix, settings.lease_seconds)
+    leases = Leases(redis, settings.redis_prefix, node.id, settings.lease_seconds)
+    lost: list[Cluster] = []  # the store reports to the cluster, which is made after it
+    owned = OwnedStore(store, leases, lambda room_id: lost[0].lost(room_id))
+    registry = RoomRegistry(owned, timing, claim=lambda room_id: lost[0].claim_new(room_id))
+    cluster = Cluster(node, leases, SharedLobby(redis, settings.redis_prefix,
+                                                settings.lease_seconds), store, owned, registry)
+    lost.append(cluster)
+    return cluster
 
 
 def _refusal(request: Request, exc: Exception) -> JSONResponse:

@@ -161,10 +161,18 @@ class Settings(BaseSettings):
     # Prefix of this deployment's Redis keys, so that deployments (or tests) sharing one Redis
     # keep their throttles apart.
     redis_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = "rummy"
+    # Several processes (PostgreSQL and Redis, docs/scaling.md): how long a room's lease lasts
+    # without renewal, so how soon a dead process's rooms are taken over.
+    lease_seconds: Annotated[float, Field(ge=0.5, le=60, allow_inf_nan=False)] = 5.0
 
     @property
     def is_development(self) -> bool:
         return self.environment == "development"
+
+    @property
+    def is_cluster(self) -> bool:
+        """Rooms are shared among processes: Redis coordinates, PostgreSQL holds the truth."""
+        return bool(self.redis_url) and self.database_url.startswith("postgresql")
 
     # Field validators rather than a model validator, so that each refusal names its variable;
     # `environment` is declared first, so it is in `info.data` when it was valid.

@@ -19,6 +19,12 @@ pause between hands, raised guest and socket limits, and prints a table per mode
   answers and until the lobby lists every room as playing again (and any restore figure
   ``/api/health`` gives), next to the time an empty server takes to start on the same database.
 
+- ``--processes N`` (with ``closed``; Redis at ``--redis``): the closed loop on one process
+  without Redis (the default), on one with Redis, and then on N processes sharing PostgreSQL and
+  Redis (docs/scaling.md), each room made at one of them in turn, its players' sockets on that
+  process (local) and then on the next one (each action relayed to the owner and its reply back
+  through Redis). Actions/s and p50/p99 of each.
+
 The machine's load average is printed with each run: other work on it shows in the figures.
 """
 
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import os
 import resource
@@ -57,6 +64,7 @@ from .loadclient import (
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS = "redis://127.0.0.1:6379/0"
 STARTUP_TIMEOUT = 120.0
 SETUP_CONCURRENCY = 8  # rooms set up at once
 CONNECT_CONCURRENCY = 64  # sockets opening at once
@@ -273,6 +281,49 @@ def closed(args: argparse.Namespace, url: str, workdir: Path) -> None:
     print(f"server/baseline: {100 * server_rate / max(bare_rate, 1):.1f} % (target >= 50 %)")
 
 
+async def drive_many(processes: list[Process], args: argparse.Namespace,
+                     relayed: bool) -> tuple[Stats, int]:
+    """The closed loop over rooms made at each process in turn; the players' sockets on the
+    room's process, or (``relayed``) on the next one."""
+    plans: list[list[Plan]] = [[] for _ in processes]
+    for i, process in enumerate(processes):
+        share = args.rooms // len(processes) + (i < args.rooms % len(processes))
+        plans[i] = await server_plans(process, share, args.players)
+    tables: list[Table] = []
+    for i, mine in enumerate(plans):
+        if mine:
+            tables += await seat_tables(processes[(i + relayed) % len(processes)], mine)
+    begin = time.perf_counter()
+    start = begin + args.warmup
+    stats = Stats(until=start + args.seconds)
+    await asyncio.gather(*(play(t, stats, begin, start, stats.until, None) for t in tables))
+    await asyncio.gather(*(t.close() for t in tables))
+    return stats, sum(t.rate_limited for t in tables)
+
+
+def processes_mode(args: argparse.Namespace, url: str, workdir: Path) -> None:
+    n = args.processes
+    print(f"closed loop on 1 and on {n} processes (PostgreSQL and Redis): {args.rooms} rooms x "
+          f"{args.players} players, {args.seconds:g} s after {args.warmup:g} s warm-up")
+    env = {**server_env(url), "RUMMY_REDIS_URL": args.redis,
+           "RUMMY_REDIS_PREFIX": f"bench-{secrets.token_hex(4)}"}
+    rows = {}
+    with running(["-m", "app", "serve"], server_env(url), workdir / "alone.log") as alone:
+        rows["1 process without Redis"] = run(drive_many([alone], args, relayed=False))
+    with running(["-m", "app", "serve"], env, workdir / "one.log") as one:
+        rows["1 process"] = run(drive_many([one], args, relayed=False))
+    with contextlib.ExitStack() as stack:
+        many = [stack.enter_context(running(["-m", "app", "serve"], env,
+                                            workdir / f"server{i}.log")) for i in range(n)]
+        rows[f"{n} processes, sockets at the owner"] = run(drive_many(many, args, False))
+        rows[f"{n} processes, sockets relayed"] = run(drive_many(many, args, True))
+    print("| processes | actions/s | p50 ms | p99 ms | refused |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    for name, (stats, limited) in rows.items():
+        print(f"| {name} | {per_s(stats.in_window / args.seconds)} | {ms(stats.percentile(50))} "
+              f"| {ms(stats.percentile(99))} | {refusals(stats, limited)} |")
+
+
 def open_loop(args: argparse.Namespace, url: str, workdir: Path) -> None:
     intended = args.rooms * args.rate
     print(f"open loop: {args.rooms} rooms x {args.players} players at {args.rate:g} actions/s "
@@ -407,6 +458,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="idle: sockets per guest account (the server's cap is set to it)")
     parser.add_argument("--logs", type=Path,
                         help="a folder to keep the servers' logs in (default: deleted)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="closed: also run on this many processes sharing Redis")
+    parser.add_argument("--redis", default=REDIS, help=f"with --processes (default {REDIS})")
     parser.add_argument("--postgres", default=POSTGRES,
                         help=f"a database on the PostgreSQL server to use (default {POSTGRES})")
     args = parser.parse_args(argv)
@@ -424,7 +478,10 @@ def main(argv: list[str] | None = None) -> None:
             database(args.postgres) as url:
         logs = args.logs or Path(folder)
         logs.mkdir(parents=True, exist_ok=True)
-        MODES[args.mode](args, url, logs)
+        if args.processes > 1 and args.mode == "closed":
+            processes_mode(args, url, logs)
+        else:
+            MODES[args.mode](args, url, logs)
     print(f"load average {load_average()} at the end")
 
 

@@ -11,7 +11,12 @@ router = APIRouter(prefix="/api", tags=["health"])
 async def health(request: Request) -> dict[str, Any]:
     """Answers while the server is up; says whether stacked deals are allowed (development),
     lists the rooms that should have moved on by themselves and did not, and how long the
-    rebuild of the live rooms took at start-up."""
+    rebuild of the live rooms took at start-up; one of several processes also says which it
+    is, how many rooms it holds and how many writes it was refused for rooms it no longer held
+    (docs/scaling.md)."""
     state = request.app.state
-    return {"status": "ok", "dev_stacked_decks": bool(state.settings.dev_stacked_decks),
-            "stalled_rooms": state.registry.stalled(), "restore_seconds": state.restore_seconds}
+    out = {"status": "ok", "dev_stacked_decks": bool(state.settings.dev_stacked_decks),
+           "stalled_rooms": state.registry.stalled(), "restore_seconds": state.restore_seconds}
+    if state.relay is not None:
+        out["cluster"] = state.relay.cluster.health()
+    return out

@@ -11,11 +11,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from app.db.models import Player
 from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 
 from .deps import CurrentPlayer, RegistryDep, http_error
+from .relay import Op, Relay
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -58,61 +60,109 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     room = await registry.create(player.id, player.name, body.game, body.options, body.seats,
                                  body.stake, body.buy_in, body.turn_seconds, body.private,
                                  body.deals, body.spectator_chat, body.grace_seconds)
+    relay: Relay | None = request.app.state.relay
+    if relay is not None:
+        await relay.cluster.publish([room])
     return _room_out(room, player.id)
 
 
-def _visible(registry: RoomRegistry, room_id: str, player_id: str,
-             invite: str | None = None) -> Room:
-    """The room if the player may see it (``Room.admits``), else ``no_such_room``."""
-    room = registry.get(room_id)
-    if not room.admits(player_id, invite):
-        raise RoomError("no_such_room", f"no room {room_id!r}")
-    return room
-
-
 @router.get("/rooms")
-async def lobby(registry: RegistryDep) -> dict[str, Any]:
+async def lobby(registry: RegistryDep, request: Request) -> dict[str, Any]:
+    relay: Relay | None = request.app.state.relay
+    if relay is not None:
+        return {"rooms": await relay.cluster.lobby.rooms()}
     return {"rooms": registry.lobby()}
 
 
+# What a caller may do to a room: run here when this process holds the room, else at its owner
+# (several processes, `app.api.relay`). Each takes the room, the player, the player's name and
+# the call's arguments, and returns the answer's body.
+
+async def _info(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    if not room.admits(player_id, args.get("invite")):
+        raise RoomError("no_such_room", f"no room {room.id!r}")
+    return _room_out(room, player_id)
+
+
+async def _invite(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {**room.summary(), "invite_code": room.record.invite_code}
+
+
+async def _join(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    await _info(room, player_id, name, args)
+    seat = await room.join(player_id, name)
+    return {"seat": seat, "room": _room_out(room, player_id)}
+
+
+async def _leave(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    await _info(room, player_id, name, {})
+    await room.leave(player_id)
+    return {"left": True}
+
+
+async def _bots(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    await _info(room, player_id, name, {})
+    seats = await room.add_bots(player_id, int(args["count"]))
+    return {"seats": seats, "room": _room_out(room, player_id)}
+
+
+async def _start(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    await _info(room, player_id, name, {})
+    await room.start(player_id)
+    return _room_out(room, player_id)
+
+
+OPS: dict[str, Op] = {"info": _info, "invite": _invite, "join": _join, "leave": _leave,
+                      "bots": _bots, "start": _start}
+
+
+async def _call(request: Request, room_id: str, op: str, player: Player,
+                args: dict[str, Any]) -> dict[str, Any]:
+    relay: Relay | None = request.app.state.relay
+    if relay is not None:
+        return await relay.call(room_id, op, player.id, player.name, args)
+    registry: RoomRegistry = request.app.state.registry
+    return await OPS[op](registry.get(room_id), player.id, player.name, args)
+
+
 @router.get("/rooms/{room_id}")
-async def room_info(room_id: str, player: CurrentPlayer, registry: RegistryDep,
+async def room_info(room_id: str, player: CurrentPlayer, request: Request,
                     invite: Annotated[str | None, Query(max_length=64)] = None
                     ) -> dict[str, Any]:
-    return _room_out(_visible(registry, room_id, player.id, invite), player.id)
+    return await _call(request, room_id, "info", player, {"invite": invite})
 
 
 @router.get("/invites/{code}")
-async def invite(code: str, player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
-    room = registry.by_invite(code)
-    return {**room.summary(), "invite_code": code}
+async def invite(code: str, player: CurrentPlayer, registry: RegistryDep,
+                 request: Request) -> dict[str, Any]:
+    relay: Relay | None = request.app.state.relay
+    if relay is None:
+        room = registry.by_invite(code)
+        return {**room.summary(), "invite_code": code}
+    room_id = await relay.cluster.store.room_by_invite(code)
+    if room_id is None:
+        raise RoomError("no_such_room", "that invite code does not open any room")
+    return await relay.call(room_id, "invite", player.id, player.name, {})
 
 
 @router.post("/rooms/{room_id}/join")
-async def join(room_id: str, player: CurrentPlayer, registry: RegistryDep,
+async def join(room_id: str, player: CurrentPlayer, request: Request,
                body: JoinIn | None = None) -> dict[str, Any]:
-    room = _visible(registry, room_id, player.id, body.invite if body is not None else None)
-    seat = await room.join(player.id, player.name)
-    return {"seat": seat, "room": _room_out(room, player.id)}
+    return await _call(request, room_id, "join", player,
+                       {"invite": body.invite if body is not None else None})
 
 
 @router.post("/rooms/{room_id}/leave")
-async def leave(room_id: str, player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
-    room = _visible(registry, room_id, player.id)
-    await room.leave(player.id)
-    return {"left": True}
+async def leave(room_id: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
+    return await _call(request, room_id, "leave", player, {})
 
 
 @router.post("/rooms/{room_id}/bots")
 async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
-                   registry: RegistryDep) -> dict[str, Any]:
-    room = _visible(registry, room_id, player.id)
-    seats = await room.add_bots(player.id, body.count)
-    return {"seats": seats, "room": _room_out(room, player.id)}
+                   request: Request) -> dict[str, Any]:
+    return await _call(request, room_id, "bots", player, {"count": body.count})
 
 
 @router.post("/rooms/{room_id}/start")
-async def start(room_id: str, player: CurrentPlayer, registry: RegistryDep) -> dict[str, Any]:
-    room = _visible(registry, room_id, player.id)
-    await room.start(player.id)
-    return _room_out(room, player.id)
+async def start(room_id: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
+    return await _call(request, room_id, "start", player, {})

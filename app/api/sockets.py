@@ -180,8 +180,8 @@ async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> Non
 class SocketIndex:
     """This process's open sockets, oldest first, by player and by token hash.
 
-    Only this process's sockets are known: with several processes, a revocation would be
-    published to all of them (e.g. through Redis) and each would call `revoke_token`.
+    Only this process's sockets are known: with several processes, a logout is broadcast to
+    all of them through Redis and each calls `revoke_token` (docs/scaling.md).
     """
 
     def __init__(self, max_per_player: int) -> None:
@@ -208,6 +208,10 @@ class SocketIndex:
     async def revoke_token(self, token_hash: str) -> int:
         """Tell every socket authenticated with this token that it logged out, and close it;
         returns how many there were."""
+        return self.revoke_now(token_hash)
+
+    def revoke_now(self, token_hash: str) -> int:
+        """`revoke_token` for a caller outside a coroutine (a message from another process)."""
         revoked = [c for mine in self.by_player.values() for c in mine
                    if c.token_hash == token_hash]
         for conn in revoked:

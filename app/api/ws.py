@@ -26,6 +26,7 @@ from app.services.accounts import token_hash
 
 from . import messages
 from .deps import player_for_token
+from .relay import Link
 from .sockets import (
     CLOSE_AUTH,
     CLOSE_AUTH_TIMEOUT,
@@ -82,6 +83,9 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
         if authenticated is None:
             return
         conn, invite = authenticated
+        if ws.app.state.relay is not None:
+            await _relayed(ws, room_id, conn, invite)
+            return
         room = _admitting_room(ws, room_id, conn.player_id, invite)
         if room is None:  # unknown and private look alike
             conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
@@ -114,6 +118,35 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
             code = 1011
         with contextlib.suppress(Exception):
             await ws.close(code=code)
+
+
+async def _relayed(ws: WebSocket, room_id: str, conn: SocketConnection,
+                   invite: str | None) -> None:
+    """Several processes: the room may be here or at another process (`app.api.relay`)."""
+    link = Link(ws.app.state.relay, room_id, conn, invite)
+    if not await link.attach():
+        conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
+        await _until_closed(ws)
+        await conn.finish()
+        return
+    sockets: SocketIndex = ws.app.state.sockets
+    for old in sockets.add(conn):
+        old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
+                   "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
+    try:
+        while not conn.closed:
+            raw = await _receive(ws)
+            msg = _admitted(conn, raw)
+            if isinstance(msg, messages.Ping):
+                conn.send({"type": "pong"})
+            elif msg is not None:
+                await link.handle(raw if isinstance(raw, str) else raw.decode(), msg)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        link.close()
+        sockets.discard(conn)
+        await conn.finish()
 
 
 async def _until_closed(ws: WebSocket) -> None:
@@ -167,16 +200,28 @@ async def _authenticate(ws: WebSocket) -> tuple[SocketConnection, str | None] | 
     return conn, parsed.invite
 
 
-async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> None:
+def _admitted(conn: SocketConnection, raw: str | bytes) -> messages.Inbound | None:
+    """The message parsed and within the socket's rate, or None (the refusal is sent)."""
     try:
         msg = messages.parse(raw)  # bounded by the size limit, so cheap enough to do first
     except messages.BadMessage as exc:
         conn.send(exc.reply() if conn.allow() else _rate_limited(exc.client_id))
-        return
+        return None
     if not conn.allow():  # refused, not applied: the action's id lets the client retry it
         client_id = msg.client_id if isinstance(msg, messages.ActionMessage) else None
         conn.send(_rate_limited(client_id))
-        return
+        return None
+    return msg
+
+
+async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> None:
+    msg = _admitted(conn, raw)
+    if msg is not None:
+        await serve_message(room, conn, msg)
+
+
+async def serve_message(room: Room, conn: Any, msg: messages.Inbound) -> None:
+    """One parsed message on the room (``conn``: a local socket, or a relayed one)."""
     if isinstance(msg, messages.ActionMessage):
         conn.send(await room.act(conn.player_id, msg.client_id, msg.action))
     elif isinstance(msg, messages.Chat):

@@ -187,6 +187,9 @@ class Room(Base):
     invite_code: Mapped[str | None] = mapped_column(String(32), unique=True)
     status: Mapped[str] = mapped_column(String(16), default="waiting", server_default="waiting")
     match_id: Mapped[str | None] = mapped_column(String(ID))
+    # Several processes (docs/scaling.md): the fencing token of the process that owns the room;
+    # each takeover raises it, and a write carrying an older token is refused.
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     # Stacked deals for scripted tests (RUMMY_DEV_STACKED_DECKS only).
     dev_deals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = _created()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.engine.deal import stacked_deal
@@ -21,10 +22,13 @@ MAX_GRACE_SECONDS = 3600
 
 
 class RoomRegistry:
-    def __init__(self, store: MatchStore, timing: RoomTiming) -> None:
+    def __init__(self, store: MatchStore, timing: RoomTiming,
+                 claim: Callable[[str], Awaitable[None]] | None = None) -> None:
         self.store = store
         self.timing = timing
         self.rooms: dict[str, Room] = {}
+        # Several processes: takes a new room's lease before it is stored (docs/scaling.md).
+        self.claim = claim
 
     async def create(self, host_id: str, host_name: str, game: str, options: dict[str, Any],
                      seats: int, stake: int, buy_in: int, turn_seconds: int, private: bool,
@@ -52,6 +56,9 @@ class RoomRegistry:
                             turn_seconds=turn_seconds, private=private,
                             invite_code=secrets.token_urlsafe(9), deals=deals,
                             spectator_chat=spectator_chat, grace_seconds=grace_seconds)
+        if self.claim is not None:
+            await self.claim(record.id)
+            record.fence = 1
         await self.store.save_room(record)
         room = Room(record, self.store, self.timing)
         try:
@@ -98,6 +105,21 @@ class RoomRegistry:
             room.resume()
             resumed += 1
         return resumed
+
+    async def load(self, room_id: str) -> Room | None:
+        """Rebuild one room from the database (another process held it), resumed; None if it
+        is neither waiting nor playing."""
+        for live in await self.store.live_matches(room_id):
+            room = Room(live.room, self.store, self.timing)
+            room.restore(live)
+            self.rooms[room_id] = room
+            room.resume()
+            return room
+        for record in await self.store.open_rooms(room_id):
+            room = Room(record, self.store, self.timing)
+            self.rooms[room_id] = room
+            return room
+        return None
 
     async def close(self) -> None:
         for room in self.rooms.values():

@@ -130,7 +130,7 @@ class MatchRunner:
                 self.client_seeds.get(seat, "") for seat in range(self.rules.players)],
                 self.rules.players)
             deal = seeds.deal(self.rules, dealer)
-        await self.store.record_deal(self.match_id, hand_no, dealer, deal.to_json(),
+        await self.store.record_deal(self.record, self.match_id, hand_no, dealer, deal.to_json(),
                                      None if seeds is None else seeds.to_json())
         if seeds is not None:
             self.next_server_seed = _server_seed()
@@ -177,8 +177,8 @@ class MatchRunner:
         """Log ``action`` (durable before acknowledged or shown; a storage error propagates
         and nothing changed), then take its state."""
         logged = action.to_json()
-        await self.store.append_action(self.match_id, st.hand_no, self.hand_seq, seat, logged,
-                                       client_id)
+        await self.store.append_action(self.record, self.match_id, st.hand_no, self.hand_seq,
+                                       seat, logged, client_id)
         self.hand_seq += 1
         self.state = new
         reply = {"type": "ack", "id": client_id, "seq": new.seq}

@@ -24,13 +24,14 @@ class MatchStore(Protocol):
 
     async def start_match(self, room: RoomRecord, match_id: str, players: int) -> None: ...
 
-    async def record_deal(self, match_id: str, hand_no: int, dealer: int, deal: dict[str, Any],
-                          seeds: dict[str, Any] | None) -> None:
+    async def record_deal(self, room: RoomRecord, match_id: str, hand_no: int, dealer: int,
+                          deal: dict[str, Any], seeds: dict[str, Any] | None) -> None:
         """Store a hand's deal beside its seeds (``server_seed``, ``client_seeds``; None for a
         stacked deal)."""
 
-    async def append_action(self, match_id: str, hand_no: int, seq: int, seat: int,
-                            action: dict[str, Any], client_id: str | int | None) -> None: ...
+    async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
+                            seat: int, action: dict[str, Any],
+                            client_id: str | int | None) -> None: ...
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
                           result: dict[str, Any]) -> None:
@@ -43,6 +44,6 @@ class MatchStore(Protocol):
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
                        player_id: str | None, name: str, text: str) -> None: ...
 
-    async def live_matches(self) -> list[LiveMatch]: ...
+    async def live_matches(self, only: str | None = None) -> list[LiveMatch]: ...
 
-    async def open_rooms(self) -> list[RoomRecord]: ...
+    async def open_rooms(self, only: str | None = None) -> list[RoomRecord]: ...

@@ -21,6 +21,9 @@ Guarantees:
 - A caller cancelled before its row is taken into a commit withdraws the row; once taken, the
   row is committed all the same.
 - `close` refuses new appends and returns once everything queued is committed (or failed).
+- An append may carry its room's fencing token (several processes, docs/scaling.md): the commit
+  share-locks those rooms' rows, inserts only the rows whose token is still the room's, and
+  fails the others with `StaleOwner`, so a process that lost a room can never add to its log.
 """
 
 from __future__ import annotations
@@ -32,9 +35,9 @@ from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.models import MatchAction, new_id
+from app.db.models import MatchAction, Room, new_id
 from app.db.session import PG_LOG_COMMITS
 from app.services.outage import is_storage_outage
 
@@ -48,11 +51,36 @@ class LogWriterClosed(RuntimeError):
     """An append after `close`: the server is shutting down."""
 
 
+class StaleOwner(ConnectionError):
+    """The room was taken over by another process: this one may no longer write it (counted as
+    a storage outage: nothing changed, and the write belongs at the room's new owner)."""
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(f"room {room_id} has a newer owner")
+        self.room_id = room_id
+
+
+async def check_fence(connection: AsyncConnection, fences: dict[str, int]) -> None:
+    """Share-lock the rooms' rows; raise `StaleOwner` for the first whose token moved on."""
+    stale = await _stale_rooms(connection, fences)
+    if stale:
+        raise StaleOwner(min(stale))
+
+
+async def _stale_rooms(connection: AsyncConnection, fences: dict[str, int]) -> set[str]:
+    rows = await connection.execute(select(Room.id, Room.fence).where(
+        Room.id.in_(list(fences))).with_for_update(read=True))
+    current = {room_id: fence for room_id, fence in rows}
+    return {room_id for room_id, fence in fences.items() if current.get(room_id) != fence}
+
+
 @dataclass(slots=True)
 class _Append:
     row: dict[str, Any]
+    fence: tuple[str, int] | None = None  # (room id, token)
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
+    stale: bool = False
 
     @property
     def match_id(self) -> str:
@@ -72,12 +100,15 @@ class LogWriter:
         self._closed = False
 
     async def append(self, match_id: str, hand_no: int, seq: int, seat: int | None,
-                     action: dict[str, Any], client_id: str | None) -> None:
-        """Store one row of `match_actions`; returns once it is committed."""
+                     action: dict[str, Any], client_id: str | None,
+                     fence: tuple[str, int] | None = None) -> None:
+        """Store one row of `match_actions`; returns once it is committed. With `fence`
+        (room id, token), only while the room's token is still that one."""
         if self._closed:
             raise LogWriterClosed("the match log writer is closed")
         pending = _Append({"id": new_id(), "match_id": match_id, "hand_no": hand_no,
-                           "seq": seq, "seat": seat, "action": action, "client_id": client_id})
+                           "seq": seq, "seat": seat, "action": action, "client_id": client_id},
+                          fence)
         self._queue.append(pending)
         if not self._scheduled:  # after the current tick: appends made in it share the commit
             self._scheduled = True
@@ -127,10 +158,11 @@ class LogWriter:
             error = await self._store(batch)
             if error is None or len(batch) == 1 or is_storage_outage(error):
                 for pending in batch:
-                    _settle(pending, error)
+                    _settle(pending, _refusal(pending) if error is None else error)
             else:  # one bad row fails only its own append
                 for pending in batch:
-                    _settle(pending, await self._store([pending]))
+                    error = await self._store([pending])
+                    _settle(pending, _refusal(pending) if error is None else error)
         finally:
             for pending in batch:
                 if not pending.done.done():  # this task was cancelled (the loop is closing)
@@ -142,7 +174,9 @@ class LogWriter:
         rows = [pending.row for pending in batch]
         try:
             async with self.engine.begin() as connection:
-                await connection.execute(_INSERT, rows)
+                rows = await _fenced_rows(connection, batch)
+                if rows:
+                    await connection.execute(_INSERT, rows)
             return None
         except Exception as exc:
             if not (isinstance(exc, DBAPIError) and exc.connection_invalidated):
@@ -151,12 +185,31 @@ class LogWriter:
             async with self.engine.begin() as connection:
                 stored = set((await connection.scalars(
                     select(_TABLE.c.id).where(_TABLE.c.id.in_([r["id"] for r in rows])))).all())
+                rows = await _fenced_rows(connection, batch)
                 missing = [row for row in rows if row["id"] not in stored]
                 if missing:
                     await connection.execute(_INSERT, missing)
             return None
         except Exception as exc:
             return exc
+
+
+async def _fenced_rows(connection: AsyncConnection, batch: list[_Append]) -> list[dict[str, Any]]:
+    """The rows that may be written: those without a fence, and those whose room's token is
+    still theirs (the others are marked stale)."""
+    fences = dict(pending.fence for pending in batch if pending.fence is not None)
+    stale = await _stale_rooms(connection, fences) if fences else set()
+    rows = []
+    for pending in batch:
+        pending.stale = pending.fence is not None and (
+            pending.fence[0] in stale or fences[pending.fence[0]] != pending.fence[1])
+        if not pending.stale:
+            rows.append(pending.row)
+    return rows
+
+
+def _refusal(pending: _Append) -> Exception | None:
+    return StaleOwner(pending.fence[0]) if pending.stale and pending.fence else None
 
 
 def _settle(pending: _Append, error: Exception | None) -> None:

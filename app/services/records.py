@@ -34,6 +34,9 @@ class RoomRecord:
     match_id: str | None = None
     taken: list[SeatRecord] = field(default_factory=list)
     deals: list[dict[str, Any]] | None = None  # stacked deals (RUMMY_DEV_STACKED_DECKS only)
+    # Several processes: the fencing token this process holds the room with (its writes carry
+    # it); None for a single process, whose writes are never fenced.
+    fence: int | None = None
 
 
 @dataclass

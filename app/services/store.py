@@ -1,6 +1,10 @@
 """The rooms' durable storage over SQL: one transaction per call, except the match log's
 appends, which the process's `LogWriter` group-commits (the ``MatchStore`` protocol of
-``app.rooms.store``, satisfied structurally: this module never imports the rooms)."""
+``app.rooms.store``, satisfied structurally: this module never imports the rooms).
+
+With several processes a room's record carries the fencing token its owner took it with; the
+match's writes (start, deals, actions, results, the end) check it against the room's row in
+their own transaction and raise `StaleOwner` if another process has taken the room since."""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from app.db.models import (
     RoomSeat,
 )
 from app.services import ledger
-from app.services.logwriter import LogWriter
+from app.services.logwriter import LogWriter, check_fence
 from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
 
 
@@ -54,6 +58,7 @@ class SqlMatchStore:
 
     async def start_match(self, room: RoomRecord, match_id: str, players: int) -> None:
         async with self.sessions() as s, s.begin():
+            await _fenced(s, room)
             s.add(Match(id=match_id, room_id=room.id, game=room.game, options=room.options,
                         players=players, stake=room.stake, status="active"))
             await s.flush()
@@ -63,19 +68,22 @@ class SqlMatchStore:
             await s.execute(update(Room).where(Room.id == room.id)
                             .values(status="playing", match_id=match_id))
 
-    async def record_deal(self, match_id: str, hand_no: int, dealer: int, deal: dict[str, Any],
-                          seeds: dict[str, Any] | None) -> None:
+    async def record_deal(self, room: RoomRecord, match_id: str, hand_no: int, dealer: int,
+                          deal: dict[str, Any], seeds: dict[str, Any] | None) -> None:
         seeds = seeds or {}
         async with self.sessions() as s, s.begin():
+            await _fenced(s, room)
             s.add(MatchHand(match_id=match_id, hand_no=hand_no, dealer=dealer, deal=deal,
                             server_seed=seeds.get("server_seed"),
                             client_seeds=seeds.get("client_seeds")))
 
-    async def append_action(self, match_id: str, hand_no: int, seq: int, seat: int,
-                            action: dict[str, Any], client_id: str | int | None) -> None:
+    async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
+                            seat: int, action: dict[str, Any],
+                            client_id: str | int | None) -> None:
         """Durable once this returns (the log writer's commit that holds it succeeded)."""
         encoded = None if client_id is None else orjson.dumps(client_id).decode()
-        await self.log.append(match_id, hand_no, seq, seat, action, encoded)
+        fence = None if room.fence is None else (room.id, room.fence)
+        await self.log.append(match_id, hand_no, seq, seat, action, encoded, fence)
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
                           result: dict[str, Any]) -> None:
@@ -83,6 +91,7 @@ class SqlMatchStore:
         detail = {k: v for k, v in result.items()
                   if k not in ("winner", "reason", "scores", "ended")}
         async with self.sessions() as s, s.begin():
+            await _fenced(s, room)
             s.add(HandResult(match_id=match_id, hand_no=hand_no, winner=result["winner"],
                              reason=result["reason"], scores=result["scores"], detail=detail))
             await s.flush()
@@ -96,6 +105,7 @@ class SqlMatchStore:
                            totals: list[int]) -> None:
         """Close the match and the room, and return every seat's escrow."""
         async with self.sessions() as s, s.begin():
+            await _fenced(s, room)
             await s.execute(update(Match).where(Match.id == match_id).values(
                 status=status, winner=winner, totals=totals, finished_at=utcnow()))
             for seat in room.taken:
@@ -109,17 +119,42 @@ class SqlMatchStore:
             s.add(ChatMessage(room_id=room.id, match_id=match_id, seat=seat,
                               player_id=player_id, name=name, text=text))
 
-    async def open_rooms(self) -> list[RoomRecord]:
+    async def take_over(self, room_id: str) -> int | None:
+        """Raise the room's fencing token and return it, so that every write of its previous
+        owner is refused from now on; None if the room is closed or unknown."""
+        async with self.sessions() as s, s.begin():
+            return (await s.execute(
+                update(Room).where(Room.id == room_id, Room.status != "closed")
+                .values(fence=Room.fence + 1).returning(Room.fence))).scalar_one_or_none()
+
+    async def live_room_ids(self) -> list[str]:
+        """The rooms that are waiting or playing (each must have an owner)."""
         async with self.sessions() as s:
-            rooms = (await s.scalars(select(Room).where(Room.status == "waiting"))).all()
+            return list((await s.scalars(select(Room.id).where(
+                Room.status != "closed"))).all())
+
+    async def room_by_invite(self, code: str) -> str | None:
+        async with self.sessions() as s:
+            return (await s.scalars(select(Room.id).where(
+                Room.invite_code == code, Room.status != "closed"))).first()
+
+    async def open_rooms(self, only: str | None = None) -> list[RoomRecord]:
+        """Rooms waiting for players (``only``: that room alone, if it is waiting)."""
+        async with self.sessions() as s:
+            query = select(Room).where(Room.status == "waiting")
+            if only is not None:
+                query = query.where(Room.id == only)
+            rooms = (await s.scalars(query)).all()
             return [await _record(s, r) for r in rooms]
 
-    async def live_matches(self) -> list[LiveMatch]:
-        """Every playing room with its match log so far, read in a few queries for all rooms
-        at once (a restart rebuilds hundreds of rooms)."""
+    async def live_matches(self, only: str | None = None) -> list[LiveMatch]:
+        """Every playing room (``only``: that room alone) with its match log so far, read in a
+        few queries for all rooms at once (a restart rebuilds hundreds of rooms)."""
         async with self.sessions() as s:
-            rooms = (await s.scalars(select(Room).where(
-                Room.status == "playing", Room.match_id.is_not(None)))).all()
+            query = select(Room).where(Room.status == "playing", Room.match_id.is_not(None))
+            if only is not None:
+                query = query.where(Room.id == only)
+            rooms = (await s.scalars(query)).all()
             if not rooms:
                 return []
             match_ids = [r.match_id for r in rooms]
@@ -160,6 +195,13 @@ class SqlMatchStore:
 RECENT_CHAT = 50
 
 
+async def _fenced(s: AsyncSession, room: RoomRecord) -> None:
+    """Refuse the write (``StaleOwner``) if another process took the room over; the row stays
+    share-locked until the transaction ends, so a takeover waits for this write or fences it."""
+    if room.fence is not None:
+        await check_fence(await s.connection(), {room.id: room.fence})
+
+
 def _recent_chat(room_ids: list[str]) -> Any:
     """The last ``RECENT_CHAT`` chat lines of each room, newest first."""
     ranked = select(ChatMessage.room_id, ChatMessage.seat, ChatMessage.name, ChatMessage.text,
@@ -187,7 +229,7 @@ async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
               "invite_code": room.invite_code, "status": room.status,
               "match_id": room.match_id, "dev_deals": room.deals}
     if row is None:
-        s.add(Room(id=room.id, **values))
+        s.add(Room(id=room.id, fence=room.fence or 0, **values))
     else:
         for key, value in values.items():
             setattr(row, key, value)
@@ -212,4 +254,4 @@ def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
         invite_code=room.invite_code or "", spectator_chat=room.spectator_chat,
         status=room.status, match_id=room.match_id,
         taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],
-        deals=room.dev_deals)
+        deals=room.dev_deals, fence=room.fence or None)  # 0: never taken by a process

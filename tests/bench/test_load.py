@@ -6,6 +6,7 @@ PostgreSQL server and each printed figure must parse and be positive.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -77,3 +78,18 @@ def test_restart_rebuilds_the_rooms() -> None:
     for column in ("empty start s", "health answers s", "all rooms playing s"):
         positive(row[column])
     assert f"{live} of {live} rooms checked played on" in output
+
+
+def test_processes_compares_one_process_with_several() -> None:
+    """`--processes 2`: one process without and with Redis, two with sockets at the owner, two
+    with every action relayed (the test Redis, or RUMMY_TEST_REDIS_URL)."""
+    redis_url = os.environ.get("RUMMY_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    output = bench("closed", "--processes", "2", "--rooms", "2", "--seconds", "2",
+                   "--warmup", "0.5", "--redis", redis_url)
+    rows = {row["processes"]: row for row in table(output)}
+    assert set(rows) == {"1 process without Redis", "1 process",
+                         "2 processes, sockets at the owner", "2 processes, sockets relayed"}
+    for row in rows.values():
+        for column in ("actions/s", "p50 ms", "p99 ms"):
+            positive(row[column])
+        assert row["refused"] == "none"

@@ -1,0 +1,367 @@
+"""Sockets and room calls among several processes (docs/scaling.md).
+
+A socket may land on any process. Its `Link` goes to the room itself when this process owns it,
+or else to the owner through the processes' inboxes (`app.cluster.node`): the owner keeps a
+`RemoteConnection` for it (to the room, one more connection whose ``push`` goes back to the
+socket's process), serves its messages in order and the socket's process writes what comes back
+into the socket. When the room changes owner (a process stops, dies or loses its lease) the link
+attaches to the new owner, which sends the full state, and sends again the actions still waiting
+for their reply: a repeated id is answered as before, never applied twice.
+
+HTTP calls that change a room (`Relay.call`) run at the owner the same way, as a request and a
+reply through the inboxes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+from app.cluster.cluster import Cluster
+from app.cluster.leases import node_of
+from app.cluster.store import NotOwner
+from app.rooms.errors import RoomError
+from app.rooms.room import Room
+from app.services import outage
+from app.services.errors import ServiceError
+from app.services.logwriter import StaleOwner
+
+from . import messages
+from .sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection
+
+log = logging.getLogger(__name__)
+
+Op = Callable[[Room, str, str, dict[str, Any]], Awaitable[dict[str, Any]]]
+CALL_TIMEOUT = 10.0
+MOVE_TIMEOUT = 30.0
+Serve = Callable[[Room, Any, Any], Awaitable[None]]
+
+
+class Relay:
+    def __init__(self, cluster: Cluster, ops: dict[str, Op], serve: Serve) -> None:
+        self.cluster = cluster
+        self.node = cluster.node
+        self.ops = ops
+        self.serve = serve
+        self.links: dict[str, Link] = {}
+        self.remotes: dict[tuple[str, str], RemoteConnection] = {}
+        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        for kind, handler in (("open", self._open), ("in", self._in), ("bye", self._bye),
+                              ("out", self._out), ("moved", self._moved), ("gone", self._gone),
+                              ("call", self._call), ("ret", self._ret)):
+            self.node.on(kind, handler)
+        self.node.reconnected = self._reconnected
+
+    def owned(self, room_id: str) -> Room | None:
+        room = self.cluster.registry.rooms.get(room_id)
+        return room if room is not None and self.cluster.leases.holds(room_id) else None
+
+    # --- at the owner ---------------------------------------------------------------------
+
+    def _open(self, m: dict[str, Any]) -> None:
+        old = self.remotes.pop((m["f"], m["c"]), None)
+        if old is not None:
+            old.close()
+        self.remotes[(m["f"], m["c"])] = RemoteConnection(self, m)
+
+    def _reconnected(self) -> None:
+        """This process's inbox was cut off for a while and messages may have been lost: every
+        relayed socket attaches again and is sent the full state."""
+        for link in list(self.links.values()):
+            link.moved()
+
+    def _in(self, m: dict[str, Any]) -> None:
+        conn = self.remotes.get((m["f"], m["c"]))
+        if conn is None:
+            self.node.send(m["f"], {"k": "moved", "c": m["c"]})
+        else:
+            conn.inbox.put_nowait(m["m"])
+
+    def _bye(self, m: dict[str, Any]) -> None:
+        conn = self.remotes.pop((m["f"], m["c"]), None)
+        if conn is not None:
+            conn.close()
+
+    def _call(self, m: dict[str, Any]) -> None:
+        task = asyncio.create_task(self._answer(m))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(self, m: dict[str, Any]) -> None:
+        room = await self.cluster.ready(m["r"])
+        if room is None:
+            self.node.send(m["f"], {"k": "ret", "q": m["q"], "moved": True})
+            return
+        try:
+            value = await self._run(room, m["op"], m["p"], m["n"], m["a"])
+            reply: dict[str, Any] = {"k": "ret", "q": m["q"], "v": value}
+        except (StaleOwner, NotOwner):
+            reply = {"k": "ret", "q": m["q"], "moved": True}
+        except (RoomError, ServiceError) as exc:
+            reply = {"k": "ret", "q": m["q"], "e": [exc.code, getattr(exc, "message", str(exc))]}
+        except Exception as exc:
+            if not outage.is_storage_outage(exc):
+                log.exception("room %s: %s failed", m["r"], m["op"])
+            reply = {"k": "ret", "q": m["q"], "e": [outage.CODE, outage.MESSAGE]}
+        self.node.send(m["f"], reply)
+
+    async def _run(self, room: Room, op: str, player_id: str, name: str,
+                   args: dict[str, Any]) -> dict[str, Any]:
+        value = await self.ops[op](room, player_id, name, args)
+        await self.cluster.publish([room])
+        return value
+
+    # --- at the socket's (or the caller's) process ----------------------------------------
+
+    def _out(self, m: dict[str, Any]) -> None:
+        link = self.links.get(m["c"])
+        # Only from the owner the link is attached to: a former owner that has not yet noticed
+        # it lost the room may still be sending.
+        if link is not None and link.owner is not None and node_of(link.owner) == m["f"]:
+            link.deliver(m["t"])
+
+    def _moved(self, m: dict[str, Any]) -> None:
+        link = self.links.get(m["c"])
+        if link is not None:
+            link.moved()
+
+    def _gone(self, m: dict[str, Any]) -> None:
+        link = self.links.get(m["c"])
+        if link is not None:
+            link.conn.refuse(m["code"], m["message"], CLOSE_NO_ROOM)
+
+    def _ret(self, m: dict[str, Any]) -> None:
+        future = self.calls.get(m["q"])
+        if future is not None and not future.done():
+            future.set_result(m)
+
+    async def call(self, room_id: str, op: str, player_id: str, name: str,
+                   args: dict[str, Any]) -> dict[str, Any]:
+        """Run ``op`` on the room at its owner, here or at another process."""
+        for _ in range(10):
+            target = await self.cluster.locate(room_id)
+            if target is None:
+                raise RoomError("no_such_room", f"no room {room_id!r}")
+            if isinstance(target, Room):
+                try:
+                    return await self._run(target, op, player_id, name, args)
+                except (StaleOwner, NotOwner):  # the room left this process: find it again
+                    await asyncio.sleep(0.1)
+                    continue
+            query = secrets.token_hex(8)
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self.calls[query] = future
+            self.node.send(node_of(target), {"k": "call", "q": query, "f": self.node.id, "op": op,
+                                    "r": room_id, "p": player_id, "n": name, "a": args})
+            try:
+                answer = await asyncio.wait_for(future, CALL_TIMEOUT)
+            except TimeoutError:
+                raise RoomError("try_again", "the room's server did not answer; try again"
+                                ) from None
+            finally:
+                self.calls.pop(query, None)
+            if answer.get("moved"):
+                await asyncio.sleep(0.1)
+                continue
+            if "e" in answer:
+                raise RoomError(*answer["e"])
+            return dict(answer["v"])
+        raise RoomError("try_again", "the room is changing hands; try again in a moment")
+
+
+class RemoteConnection:
+    """A socket at another process, as its room sees it (at the owner). Its messages queue
+    from the moment its ``open`` arrives and are served in order once the room is here (a
+    takeover in progress is waited for)."""
+
+    def __init__(self, relay: Relay, opened: dict[str, Any]) -> None:
+        self.relay = relay
+        self.room_id: str = opened["r"]
+        self.proxy: str = opened["f"]
+        self.link_id: str = opened["c"]
+        self.player_id: str = opened["p"]
+        self.name: str = opened["n"]
+        self.invite: str | None = opened.get("i")
+        self.room: Room | None = None
+        self.inbox: asyncio.Queue[str] = asyncio.Queue()
+        self._task = asyncio.create_task(self._serve())
+
+    def push(self, text: str) -> None:
+        self.relay.node.send(self.proxy, {"k": "out", "c": self.link_id, "f": self.relay.node.id,
+                                          "t": text})
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.push(orjson.dumps(message).decode())
+
+    async def _serve(self) -> None:
+        """Connect to the room, then serve the socket's messages one at a time, in order, as
+        a local socket's are."""
+        room = await self.relay.cluster.ready(self.room_id)
+        if room is None or not room.admits(self.player_id, self.invite):
+            self.relay.remotes.pop((self.proxy, self.link_id), None)
+            self.relay.node.send(self.proxy, {"k": "moved", "c": self.link_id} if room is None
+                                 else {"k": "gone", "c": self.link_id, "code": "no_such_room",
+                                       "message": f"no room {self.room_id[:40]!r}"})
+            return
+        self.room = room
+        self.relay.cluster.attach(room.id, self)
+        self.relay.cluster.remote_proxies[self] = self.proxy
+        room.connect(self)
+        while True:
+            raw = await self.inbox.get()
+            try:
+                msg = messages.parse(raw)
+            except messages.BadMessage as exc:
+                self.send(exc.reply())
+                continue
+            if not isinstance(msg, messages.ActionMessage):
+                await self.relay.serve(room, self, msg)
+                continue
+            reply = await room.act(self.player_id, msg.client_id, msg.action)
+            if self.relay.owned(room.id) is not room:
+                self.moved()  # refused because the room left us: its new owner will answer
+                return
+            self.send(reply)
+
+    def moved(self) -> None:
+        """The room left this process: the socket's process finds its new owner."""
+        self.relay.node.send(self.proxy, {"k": "moved", "c": self.link_id})
+        self.relay.remotes.pop((self.proxy, self.link_id), None)
+        self.close()
+
+    def close(self) -> None:
+        self._task.cancel()
+        room, self.room = self.room, None
+        if room is not None:
+            self.relay.cluster.detach(room.id, self)
+            if self.relay.owned(room.id) is room:
+                room.disconnect(self)
+
+
+class Link:
+    """A socket's way to its room: the room itself, or its owner through the relay."""
+
+    def __init__(self, relay: Relay, room_id: str, conn: SocketConnection,
+                 invite: str | None) -> None:
+        self.relay = relay
+        self.room_id = room_id
+        self.conn = conn
+        self.invite = invite
+        self.id = secrets.token_hex(8)
+        self.room: Room | None = None
+        self.owner: str | None = None  # the lease of the owning process, when another one
+        self.pending: dict[Any, str] = {}  # client id -> its action message, until answered
+        self.closed = False
+        self._moving: asyncio.Task[None] | None = None
+
+    async def attach(self) -> bool:
+        """Connect to the room wherever it is; False if there is no such room for this
+        player (another process's refusal arrives later, as a ``gone``)."""
+        target = await self.relay.cluster.locate(self.room_id)
+        if target is None:
+            return False
+        if isinstance(target, Room):
+            if not target.admits(self.conn.player_id, self.invite):
+                return False
+            self.room = target
+            self.relay.cluster.attach(self.room_id, self)
+            target.connect(self.conn)
+            return True
+        self.owner = target
+        self.relay.links[self.id] = self
+        self.relay.cluster.watchers.add(self)
+        self.relay.node.send(node_of(target), {"k": "open", "c": self.id, "f": self.relay.node.id,
+                                      "r": self.room_id, "p": self.conn.player_id,
+                                      "n": self.conn.name, "i": self.invite})
+        return True
+
+    async def handle(self, raw: str, msg: Any) -> None:
+        """One message from the socket, parsed and within its rate."""
+        if isinstance(msg, messages.ActionMessage) and msg.client_id is not None:
+            self.pending[msg.client_id] = raw
+        room = self.room
+        if room is None:
+            if self.owner is not None:
+                self.relay.node.send(node_of(self.owner), {"k": "in", "c": self.id,
+                                                           "f": self.relay.node.id, "m": raw})
+            return  # moving: a pending action goes to the new owner
+        if not isinstance(msg, messages.ActionMessage):
+            await self.relay.serve(room, self.conn, msg)
+            return
+        reply = await room.act(self.conn.player_id, msg.client_id, msg.action)
+        if self.relay.owned(self.room_id) is not room:
+            self.moved()  # refused because the room left us: its new owner will answer
+            return
+        self.pending.pop(msg.client_id, None)
+        self.conn.send(reply)
+
+    def deliver(self, text: str) -> None:
+        """A message from the owner for this socket."""
+        if text.startswith(('{"type":"ack"', '{"type":"error"')):
+            with contextlib.suppress(Exception):
+                self.pending.pop(orjson.loads(text).get("id"), None)
+        self.conn.push(text)
+
+    def moved(self) -> None:
+        if self.closed or (self._moving is not None and not self._moving.done()):
+            return
+        self._moving = asyncio.create_task(self._move())
+
+    async def _move(self) -> None:
+        """Find the room's owner again and attach to it. If that is still the process that
+        said the room moved, wait a moment first: it may be loading the room, or about to lose
+        its lease; it answers ``moved`` again if it does not have the room, and this repeats."""
+        old = self.owner
+        self._leave()
+        deadline = time.monotonic() + MOVE_TIMEOUT
+        while not self.closed:
+            try:
+                target = await self.relay.cluster.locate(self.room_id)
+                break
+            except Exception as exc:
+                log.info("socket of %s: room %s has no owner yet: %r", self.conn.player_id,
+                         self.room_id, exc)
+                if time.monotonic() > deadline:
+                    self.conn.refuse("try_again", "the room has no server at the moment",
+                                     CLOSE_TRY_LATER)
+                    return
+                await asyncio.sleep(0.2)
+        if target is None:
+            self.conn.refuse("no_such_room", f"no room {self.room_id[:40]!r}", CLOSE_NO_ROOM)
+            return
+        if target == old:
+            await asyncio.sleep(0.2)
+        if self.closed or not await self.attach():
+            return
+        for raw in list(self.pending.values()):
+            with contextlib.suppress(messages.BadMessage):
+                await self.handle(raw, messages.parse(raw))
+
+    def _leave(self) -> None:
+        room, self.room = self.room, None
+        if room is not None:
+            self.relay.cluster.detach(self.room_id, self)
+            if self.relay.owned(self.room_id) is room:
+                room.disconnect(self.conn)
+        if self.owner is not None:
+            self.relay.node.send(node_of(self.owner), {"k": "bye", "c": self.id,
+                                                       "f": self.relay.node.id})
+            self.relay.links.pop(self.id, None)
+            self.relay.cluster.watchers.discard(self)
+            self.owner = None
+
+    def close(self) -> None:
+        """The socket is gone."""
+        self.closed = True
+        if self._moving is not None:
+            self._moving.cancel()
+        self._leave()
+

@@ -1,0 +1,141 @@
+"""This process in the cluster: its id, its liveness key, and its inbox.
+
+The inbox is a Redis pub/sub channel per process. Pub/sub rather than streams: what travels is
+live traffic (a socket's messages and the owner's replies) that is worthless once its socket or
+its room has moved, and a client that misses some resyncs from the full state the owner sends on
+every (re)connection; streams would add storage, trimming and acknowledgements for nothing, and
+a hop of latency. Order holds per pair of processes: one task publishes everything this process
+sends, in the order it was sent, and Redis delivers one publisher's messages in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[dict[str, Any]], object]
+BATCH = 256  # messages per pipeline
+
+
+class Node:
+    def __init__(self, redis: Redis, prefix: str, ttl: float) -> None:
+        self.id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.redis = redis
+        self.prefix = prefix
+        self.ttl = ttl
+        self._handlers: dict[str, Handler] = {}
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        # Called when the inbox is subscribed again after an outage (messages may be lost).
+        self.reconnected: Callable[[], None] = lambda: None
+
+    def channel(self, node_id: str) -> str:
+        return f"{self.prefix}:node:{node_id}"
+
+    @property
+    def everyone(self) -> str:
+        """The channel every process listens to as well as its own."""
+        return f"{self.prefix}:nodes"
+
+    def _alive_key(self, node_id: str) -> str:
+        return f"{self.prefix}:alive:{node_id}"
+
+    def on(self, kind: str, handler: Handler) -> None:
+        """Call ``handler`` with every message of this kind (field ``k``) that arrives."""
+        self._handlers[kind] = handler
+
+    def send(self, node_id: str, message: dict[str, Any]) -> None:
+        """Queue a message to a process; never waits (and is lost if Redis is unreachable)."""
+        self._outbox.put_nowait((self.channel(node_id), orjson.dumps(message)))
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Queue a message to every process, this one included."""
+        self._outbox.put_nowait((self.everyone, orjson.dumps(message)))
+
+    async def start(self) -> None:
+        await self.beat()
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._write())]
+
+    async def beat(self) -> None:
+        """Say this process is alive for another lease period."""
+        await self.redis.set(self._alive_key(self.id), "1", px=int(self.ttl * 1000))
+
+    async def alive(self, node_ids: set[str]) -> set[str]:
+        ids = sorted(node_ids)
+        if not ids:
+            return set()
+        found = await self.redis.mget([self._alive_key(i) for i in ids])
+        return {i for i, value in zip(ids, found, strict=True) if value is not None}
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._drain(), 2.0)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self._alive_key(self.id))
+        await self.redis.aclose()
+
+    async def _drain(self) -> None:
+        while not self._outbox.empty():
+            await asyncio.sleep(0.01)
+
+    async def _read(self) -> None:
+        cut_off = False
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel(self.id), self.everyone)
+                if cut_off:
+                    cut_off = False
+                    self.reconnected()
+                async for message in pubsub.listen():
+                    self._dispatch(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("cluster inbox: %r; subscribing again", exc)
+                cut_off = True
+                await asyncio.sleep(0.2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    def _dispatch(self, data: bytes) -> None:
+        try:
+            message = orjson.loads(data)
+            handler = self._handlers.get(message.get("k"))
+            if handler is not None:
+                handler(message)
+        except Exception:
+            log.exception("cluster inbox: a message could not be handled")
+
+    async def _write(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("cluster: %d messages lost: %r", len(batch), exc)
+                await asyncio.sleep(0.1)
