@@ -88,14 +88,9 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
             return
         room = _admitting_room(ws, room_id, conn.player_id, invite)
         if room is None:  # unknown and private look alike
-            conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
-            await _until_closed(ws)
-            await conn.finish()
+            await _no_such_room(ws, conn, room_id)
             return
-        sockets: SocketIndex = ws.app.state.sockets
-        for old in sockets.add(conn):
-            old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
-                       "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
+        sockets = _indexed(ws, conn)
         room.connect(conn)  # queues the current state at once
         try:
             while not conn.closed:  # uvicorn's own receive: no wrapper frame while a socket idles
@@ -125,14 +120,9 @@ async def _relayed(ws: WebSocket, room_id: str, conn: SocketConnection,
     """Several processes: the room may be here or at another process (`app.api.relay`)."""
     link = Link(ws.app.state.relay, room_id, conn, invite)
     if not await link.attach():
-        conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
-        await _until_closed(ws)
-        await conn.finish()
+        await _no_such_room(ws, conn, room_id)
         return
-    sockets: SocketIndex = ws.app.state.sockets
-    for old in sockets.add(conn):
-        old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
-                   "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
+    sockets = _indexed(ws, conn)
     try:
         while not conn.closed:
             raw = await _receive(ws)
@@ -147,6 +137,21 @@ async def _relayed(ws: WebSocket, room_id: str, conn: SocketConnection,
         link.close()
         sockets.discard(conn)
         await conn.finish()
+
+
+async def _no_such_room(ws: WebSocket, conn: SocketConnection, room_id: str) -> None:
+    conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
+    await _until_closed(ws)
+    await conn.finish()
+
+
+def _indexed(ws: WebSocket, conn: SocketConnection) -> SocketIndex:
+    """Count the socket against its account's cap; the account's oldest beyond it close."""
+    sockets: SocketIndex = ws.app.state.sockets
+    for old in sockets.add(conn):
+        old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
+                   "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
+    return sockets
 
 
 async def _until_closed(ws: WebSocket) -> None:
