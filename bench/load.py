@@ -237,7 +237,13 @@ async def drive(process: Process, plans: list[Plan] | None, args: argparse.Names
     """Play every room (set up on the server when `plans` is None) for the measured window."""
     if plans is None:
         plans = await server_plans(process, args.rooms, args.players)
-    tables = await seat_tables(process, plans)
+    return await measure(await seat_tables(process, plans), args, rate)
+
+
+async def measure(tables: list[Table], args: argparse.Namespace,
+                  rate: float | None) -> tuple[Stats, int]:
+    """Play the seated tables through the warm-up and the measured window, then close them:
+    the window's stats, and how many actions the rate limit refused."""
     begin = time.perf_counter()
     start = begin + args.warmup
     stats = Stats(until=start + args.seconds)
@@ -293,12 +299,7 @@ async def drive_many(processes: list[Process], args: argparse.Namespace,
     for i, mine in enumerate(plans):
         if mine:
             tables += await seat_tables(processes[(i + relayed) % len(processes)], mine)
-    begin = time.perf_counter()
-    start = begin + args.warmup
-    stats = Stats(until=start + args.seconds)
-    await asyncio.gather(*(play(t, stats, begin, start, stats.until, None) for t in tables))
-    await asyncio.gather(*(t.close() for t in tables))
-    return stats, sum(t.rate_limited for t in tables)
+    return await measure(tables, args, None)
 
 
 def processes_mode(args: argparse.Namespace, url: str, workdir: Path) -> None:
