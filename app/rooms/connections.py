@@ -29,9 +29,6 @@ class ConnectionSet:
         self.events: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self.chat: deque[dict[str, Any]] = deque(maxlen=RECENT)
 
-    def __len__(self) -> int:
-        return len(self._seats)
-
     def add(self, conn: Connection, seat: int | None) -> bool:
         """Add ``conn``; whether its player was absent until now."""
         self._seats[conn] = seat

@@ -41,6 +41,3 @@ class Replies:
         """Forget acknowledged ids of hands before the last ``HANDS_KEPT``."""
         oldest = hand_no - HANDS_KEPT + 1
         self._acked = {k: v for k, v in self._acked.items() if v[0] >= oldest}
-
-    def __len__(self) -> int:
-        return len(self._acked) + len(self._rejected)

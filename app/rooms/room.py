@@ -138,11 +138,11 @@ class Room:
             parsed = parse_action(action)
         except RuleError as exc:
             return error_reply(client_id, exc.code, exc.message)
-        if seat in self.scheduler.away:  # back: no stand-in any more, and the presence shows it
-            self.scheduler.acted(seat)
+        was_away = seat in self.scheduler.away
+        self.scheduler.acted(seat)
+        if was_away:  # back: no stand-in any more, and the presence shows it
             self._replan()
             self._push_state([])
-        self.scheduler.acted(seat)
         if parsed.type != "call_rummy" and self._window_open():
             refusal = self.runner.judge(seat, parsed, key, client_id)
             if refusal is not None:  # refused now, not after the window: it changes nothing
@@ -336,9 +336,12 @@ class Room:
         view.update(self.runner.deal_info())
         return view
 
-    def _state_message(self, seat: int | None, events: Events) -> dict[str, Any]:
+    def _state_message(self, seat: int | None, events: Events,
+                       room: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for ``seat``; ``room`` is the summary, when already built."""
         message = {"type": "state", "seq": self.seq, "view": self._view(seat),
-                   "room": self.summary(), "events": redact_events(events, seat)}
+                   "room": self.summary() if room is None else room,
+                   "events": redact_events(events, seat)}
         if message["view"] is None:  # waiting: the first hand's commitment, before any seed
             message["next_deal_commitment"] = self.runner.next_commitment
         return message
@@ -347,7 +350,8 @@ class Room:
         """Each seat's message built and encoded once, then queued to its connections."""
         if self.runner.state is None and not events and skip is not None:
             return  # no match yet: presence is not shown
-        texts = {seat: _encode(self._state_message(seat, events))
+        room = self.summary()  # the same for every seat
+        texts = {seat: _encode(self._state_message(seat, events, room))
                  for seat in self.connections.seats_in_use()}
         self.connections.push_by_seat(texts, skip)
 

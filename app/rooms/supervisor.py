@@ -32,7 +32,6 @@ Job = Callable[[], Coroutine[Any, Any, Any]]
 class Supervisor:
     def __init__(self, room_id: str) -> None:
         self.room_id = room_id
-        self.failures = 0
         self._tasks: dict[str, asyncio.Task[Any]] = {}
         self._due: dict[str, float] = {}
         self._running: set[asyncio.Task[Any]] = set()  # past their delay: never cancelled
@@ -99,7 +98,6 @@ class Supervisor:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.failures += 1
                 if not outage.is_storage_outage(exc):
                     log.exception("room %s: job %s failed; retry in %.2f s", self.room_id, name,
                                   backoff)
