@@ -153,24 +153,18 @@ function Replay({ matchId, names }) {
     const el = listRef.current && listRef.current.querySelector('.current');
     if (el) el.scrollIntoView({ block: 'nearest' });
   }, [at]);
-  useEffect(() => { // ← → step, Home End jump, anywhere but in a form field
-    if (!steps) return undefined;
-    const onKey = (e) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest('input, select, textarea')) return;
-      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: steps.length - 1 }[e.key];
-      if (to === undefined) return;
-      e.preventDefault();
-      setAt(Math.max(0, Math.min(steps.length - 1, to)));
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [steps, at]);
   if (error) return html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`;
   if (!steps) return html`<p class="muted">${t('app.loading')}</p>`;
   if (!steps.length) return html`<p class="muted">${t('replay.empty')}</p>`;
   const step = steps[at];
   const go = (i) => setAt(Math.max(0, Math.min(steps.length - 1, i)));
-  return html`<section class="panel replay" data-testid="replay">
+  const keys = (e) => { // ← → step, Home End jump (the slider keeps its own keys)
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: steps.length - 1 }[e.key];
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey || e.target.type === 'range') return;
+    e.preventDefault();
+    go(to);
+  };
+  return html`<section class="panel replay" data-testid="replay" onKeyDown=${keys}>
     <h2>${t('replay.title')}</h2>
     <div class="replay-controls">
       <button type="button" class="btn small" onClick=${() => go(0)} aria-label=${t('replay.first')}>|\u25C0</button>

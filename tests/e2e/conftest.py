@@ -98,7 +98,7 @@ PHONE = {"width": 390, "height": 844}
 AXE = """async () => {
   const r = await axe.run(document, { resultTypes: ['violations'] });
   return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
-    .map((v) => `${v.id}: ${v.help} @ ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map((v) => `${v.id}: ${v.help} @ ${v.nodes.slice(0, 3).map((n) => n.target.join(' '))}`);
 }"""
 
 
@@ -119,7 +119,7 @@ def assert_fits(page: Any) -> None:
 
 def screenshot(page: Any, name: str, full_page: bool = False) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page, animations="disabled")
 
 
 def sign_in_as_guest(page: Any, name: str) -> str:
