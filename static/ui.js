@@ -96,8 +96,8 @@ document.addEventListener('focusin', (e) => {
  */
 export function restoreFocus(candidates) {
   const active = document.activeElement;
-  if (active && active !== document.body) return false;
-  if (lastFocused && lastFocused.isConnected && !lastFocused.disabled) return false;
+  if (active && active !== document.body && !active.disabled) return false;
+  if (!lastFocused || (lastFocused.isConnected && !lastFocused.disabled)) return false;
   for (const c of candidates) {
     const el = typeof c === 'string' ? document.querySelector(c) : c;
     if (el && el.isConnected && !el.disabled) {

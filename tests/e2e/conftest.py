@@ -111,10 +111,16 @@ def assert_accessible(page: Any) -> None:
     assert not problems, problems
 
 
+WIDE = """() => [...document.body.querySelectorAll('*')]
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth)
+  .slice(-4).map((el) => `${el.tagName}.${el.className} ${el.getBoundingClientRect().right}`)"""
+
+
 def assert_fits(page: Any) -> None:
     """No horizontal scroll: the page is no wider than the window."""
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"page is {width[0]} px wide in a {width[1]} px window"
+    wide = page.evaluate(WIDE) if width[0] > width[1] else []
+    assert width[0] <= width[1], f"page is {width[0]} px wide in a {width[1]} px window: {wide}"
 
 
 def screenshot(page: Any, name: str, full_page: bool = False) -> None:

@@ -36,13 +36,15 @@ def test_refusals_are_translated_in_every_language(new_page: Any) -> None:
         assert many == load(lang)["table.cards_n"].replace("{n}", "5"), (lang, many)
 
     page.select_option("[data-testid=lang]", "en")
+    assert_accessible(page)  # the host form, with its error
     page.uncheck("#opt-complete_rummy")
     page.click("[data-testid=create-room]")
     page.click("[data-testid=add-bots]")
     page.click("[data-testid=start]")
     # The computer plays first; then the turn is announced and the tab's title says so.
     expect(page.locator("[data-action=draw]")).to_be_enabled()
-    expect(page.locator("[data-testid=live]")).to_contain_text("Your turn — draw a card")
+    live = page.locator("[data-testid=live]")  # what the computer did, then whose turn it is
+    expect(live).to_contain_text(re.compile(r"Bot \d discarded .+\. Your turn — draw a card"))
     expect(page).to_have_title(re.compile("^Your turn!"))
     assert_accessible(page)
     hand = page.locator("[data-testid=hand] button.card")
@@ -59,5 +61,7 @@ def test_refusals_are_translated_in_every_language(new_page: Any) -> None:
 
     page.goto("/#/room/no-such-room")
     expect(page.locator("[data-testid=conn-closed]")).to_have_text("This room does not exist.")
+    expect(page.locator(".loading")).to_have_count(0)  # no endless "Connecting…"
+    assert_accessible(page)
     page.click("[data-testid=back-lobby]")
     expect(page.locator("[data-testid=host-room]")).to_be_visible()

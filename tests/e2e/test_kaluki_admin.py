@@ -7,8 +7,10 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import (
+    PHONE,
     api,
     assert_accessible,
+    assert_fits,
     create_admin,
     full_pack,
     screenshot,
@@ -75,6 +77,8 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     create_admin(server, "admin", "adminpass1")
     page = new_page()
     page.goto("/admin/")
+    page.wait_for_selector("[data-testid=admin-login]")
+    assert_accessible(page)
     page.fill("[data-testid=admin-login] input[name=username]", "admin")
     page.fill("[data-testid=admin-login] input[name=password]", "adminpass1")
     page.click("[data-testid=admin-login] button[type=submit]")
@@ -110,6 +114,9 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     expect(replay.locator("[data-testid=replay-pos]")).to_contain_text("Step 4 of")
     assert_accessible(page)
     screenshot(page, "admin-replay.png", full_page=True)
+    page.set_viewport_size(PHONE)  # the admin pages fit a phone too
+    assert_fits(page)
+    page.set_viewport_size({"width": 1400, "height": 900})
     page.locator(".action-list button", has_text="melds").first.click()  # jump to the bot's meld
     expect(page.locator("[data-testid=replay-board] .meld").first).to_be_visible()
 

@@ -27,6 +27,7 @@ def card(code: str) -> str:
 
 def check(page: Any, shot: str | None = None) -> None:
     assert_fits(page)
+    targets_big_enough(page)
     assert_accessible(page)
     if shot:
         screenshot(page, shot)
@@ -38,6 +39,21 @@ def in_view(page: Any, selector: str) -> None:
         assert box is not None
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (selector, box)
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('button, a[href], select, '
+    + 'input:not([type=checkbox]):not([type=radio]), label.check, .opt-bool label')]
+  .filter((el) => el.offsetParent !== null && !el.closest('.sr-only, .hand'))
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.width < 44 || r.height < 44)
+  .map(([el, r]) => `${el.tagName} ${el.textContent.trim().slice(0, 20)} ${r.width}x${r.height}`)"""
+
+
+def targets_big_enough(page: Any) -> None:
+    """Every control is at least 44 px high and wide (a checkbox by its label; a hand card shows
+    44 px of its width under the next one)."""
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, small
 
 
 def focus_is_a_control(page: Any) -> None:
@@ -111,6 +127,10 @@ def test_a_hand_played_by_taps_on_a_phone(new_page: Any) -> None:
     result = page.locator("[data-testid=hand-result]")
     expect(result).to_contain_text("Pia wins the hand")
     expect(page.locator("[data-testid=result-close]")).to_be_focused()
+    motion = "getComputedStyle(document.querySelector('.meld')).animationName"
+    assert page.evaluate(motion) == "meld-in"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(motion) == "none"
     screenshot(page, "phone-result.png")
     in_view(page, ".result-table thead th")  # the Total column is not cut off
     check(page)
