@@ -21,6 +21,10 @@ DEAL = {"hands": [MINE, BOT], "discard": UPCARD,
 HAND = "[data-testid=hand] button.card"
 
 
+def by_suit(code: str) -> tuple[int, int]:
+    return "CDHS".index(code[1]), "A23456789TJQK".index(code[0])
+
+
 def card(code: str) -> str:
     return f'[data-testid=hand] button[data-card="{code}"]'
 
@@ -66,8 +70,9 @@ def draw_and_throw_away(page: Any) -> str:
     page.locator("[data-testid=stock]").tap()
     expect(page.locator(HAND)).to_have_count(11)
     focus_is_a_control(page)  # the stock button is disabled now: focus is on the card drawn
-    drawn = [c for c in page.locator(HAND).evaluate_all("els => els.map((e) => e.dataset.card)")
-             if c not in MINE]
+    hand = page.locator(HAND).evaluate_all("els => els.map((e) => e.dataset.card)")
+    assert hand == sorted(hand, key=by_suit), hand  # the card drawn went where the sort puts it
+    drawn = [c for c in hand if c not in MINE]
     assert len(drawn) == 1, drawn
     assert page.evaluate("document.activeElement.dataset.card") == drawn[0]
     page.locator(card(drawn[0])).tap()
@@ -88,9 +93,8 @@ def test_a_hand_played_by_taps_on_a_phone(new_page: Any) -> None:
     page.locator("[data-testid=host-room]").tap()
     page.wait_for_selector("[data-testid=host-form]")
     page.locator(".game-card:has(input[value=standard])").tap()
+    check(page, "phone-host-form.png")
     page.locator("[data-testid=deals]").fill(json.dumps([DEAL]))
-    check(page)
-    screenshot(page, "phone-host-form.png")
     page.locator("[data-testid=create-room]").tap()  # no label may be in its way
     page.wait_for_selector("[data-testid=seats]")
     check(page)
