@@ -357,7 +357,7 @@ function AdminApp() {
         <${LangSwitcher} />
       </div>
     </header>
-    <main class="content">${body}</main>
+    <main class="content">${me && !(tab === 'matches' && matchId) && html`<h1>${t('admin.' + tab)}</h1>`}${body}</main>
     <${Toasts} />
   </div>`;
 }

@@ -83,6 +83,7 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     page.fill("[data-testid=admin-login] input[name=password]", "adminpass1")
     page.click("[data-testid=admin-login] button[type=submit]")
 
+    expect(page.locator("h1")).to_have_text("Matches")
     filters = page.locator("[data-testid=match-filters]")
     filters.locator("select").first.select_option("kaluki")
     filters.locator("input").first.fill("Hostess")

@@ -30,6 +30,7 @@ def card(code: str) -> str:
 
 
 def check(page: Any, shot: str | None = None) -> None:
+    expect(page.locator("h1")).to_have_count(1)
     assert_fits(page)
     targets_big_enough(page)
     assert_accessible(page)
