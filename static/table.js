@@ -520,9 +520,10 @@ function reconcile(order, keys, mode) {
   const keptSet = new Set(out);
   const fresh = keys.filter((k) => !keptSet.has(k));
   if (!mode) return [...out, ...fresh];
-  const place = new Map(sortCodes(keys, mode).map((k, i) => [k, i]));
-  for (const k of sortCodes(fresh, mode)) {
-    const at = out.findIndex((x) => place.get(x) > place.get(k));
+  const rank = new Map(sortCodes([...new Set(keys.map(codeOf))], mode).map((c, i) => [c, i]));
+  const place = (k) => rank.get(codeOf(k));
+  for (const k of [...fresh].sort((a, b) => place(a) - place(b))) {
+    const at = out.findIndex((x) => place(x) > place(k));
     out.splice(at < 0 ? out.length : at, 0, k);
   }
   return out;

@@ -8,6 +8,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import PHONE, assert_accessible, assert_fits, full_pack, screenshot, stock_for
+from .test_i18n import by_suit
 
 # The player (seat 0, the dealer) holds three melds; the computer player (seat 1) plays first
 # with a hand that melds nothing. Whatever the computer takes, the player draws one of the top
@@ -19,10 +20,6 @@ UPCARD = ["KC"]
 DEAL = {"hands": [MINE, BOT], "discard": UPCARD,
         "stock": stock_for(full_pack(), [MINE, BOT], UPCARD, ["KD", "9H", "5S", "AH", "8D", "6C"])}
 HAND = "[data-testid=hand] button.card"
-
-
-def by_suit(code: str) -> tuple[int, int]:
-    return "CDHS".index(code[1]), "A23456789TJQK".index(code[0])
 
 
 def card(code: str) -> str:
