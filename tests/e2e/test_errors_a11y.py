@@ -47,6 +47,8 @@ def test_refusals_are_translated_in_every_language(new_page: Any) -> None:
     expect(live).to_contain_text(re.compile(r"Bot \d discarded .+\. Your turn — draw a card"))
     expect(page).to_have_title(re.compile("^Your turn!"))
     assert_accessible(page)
+    page.check("[data-testid=pref-sound]")  # kept in this browser
+    assert page.evaluate("JSON.parse(localStorage.getItem('rummy.prefs')).sound") is True
     hand = page.locator("[data-testid=hand] button.card")
     for lang in LANGS:  # a card dropped on the discard pile before drawing: refused
         page.select_option("[data-testid=lang]", lang)
