@@ -53,8 +53,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             pg.drop_database(database_url)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module: Playwright's sync API holds an event loop of its own while
+    it is open, so it must be closed before an async test runs in the same process."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.skip(f"no Chromium at {CHROMIUM}")
     with sync_api.sync_playwright() as p:
