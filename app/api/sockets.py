@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from fastapi import WebSocket
 
+from .wsprotocol import LeanWebSocketProtocol
+
 if TYPE_CHECKING:
     from app.settings import Settings
 
@@ -73,9 +75,14 @@ class SocketConnection:
         self._at = time.monotonic()
 
     def push(self, text: str) -> None:
-        """Queue one encoded message; never waits."""
+        """Send one encoded message: at once when nothing waits before it and the socket can
+        take it, else queued; never waits."""
         if self.closed:
             return
+        if self._outbox is None and self._writer is None:
+            protocol = _protocol(self.ws)
+            if isinstance(protocol, LeanWebSocketProtocol) and protocol.send_text_now(text):
+                return
         if self._outbox is not None and len(self._outbox) >= self.limits.queue:
             log.info("dropping a socket of %s: %d messages behind", self.player_id,
                      self.limits.queue)
@@ -132,9 +139,7 @@ class SocketConnection:
         self.closed = True
         if self._writer is not None:
             self._writer.cancel()
-        # uvicorn hands the app its protocol's bound `receive`; its transport can be aborted.
-        protocol = getattr(getattr(self.ws, "_receive", None), "__self__", None)
-        transport = getattr(protocol, "transport", None)
+        transport = getattr(_protocol(self.ws), "transport", None)
         if transport is not None:
             transport.abort()
         else:  # not uvicorn: a close that gives up after a while (finish() awaits it)
@@ -151,6 +156,12 @@ class SocketConnection:
             return False
         self._tokens -= 1
         return True
+
+
+def _protocol(ws: WebSocket) -> Any:
+    """uvicorn hands the app its protocol's bound `receive`: the socket's protocol (None under
+    another server)."""
+    return getattr(getattr(ws, "_receive", None), "__self__", None)
 
 
 @dataclass(frozen=True)

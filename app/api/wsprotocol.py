@@ -5,6 +5,8 @@ says whether the transport may be written. Together they hold four `collections.
 3 KiB a socket even when empty), for a queue that has one reader and a flag that one writer
 waits on. `LeanWebSocketProtocol` swaps them for `Inbox` and `Gate`, which keep a list and a
 future only while someone waits: ten thousand idle sockets add up (docs/benchmarks.md, idle).
+It also writes a frame at once for a socket that can take it (`send_text_now`), so a message
+to an idle, keeping-up client costs no task.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 
 class Inbox:
@@ -82,3 +85,18 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
+
+    def send_text_now(self, text: str) -> bool:
+        """Write a text frame at once, as `send` does once the socket is writable: no task, no
+        await for a socket that can take it. False when it cannot take it now (not open yet,
+        closing, or its transport paused behind a slow reader): the caller queues it."""
+        if (not self.writable.is_set() or self.disconnected or not self.handshake_complete
+                or self.close_sent or self.initial_response is not None
+                or self.transport.is_closing()):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
