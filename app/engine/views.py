@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .aids import seat_aids
 from .moves import legal_types
 from .state import Phase, State
 
@@ -41,6 +42,7 @@ def player_view(st: State, seat: int | None) -> dict[str, Any]:
         "call_window": _call_view(st, seat),
         "turn_state": _turn_state(st),
         "legal": legal_types(st, seat) if seat is not None else [],
+        "aids": seat_aids(st, seat) if seat is not None else {},
     }
     return view
 

@@ -87,3 +87,33 @@ def test_phom_show_is_legal_only_on_the_fourth_turn_and_lay_off_only_after_it():
     assert "show" in legal and "discard" not in legal and "lay_off" not in legal  # must_show
     st = act(st, 1, show("JD QD KD"))
     assert "show" not in legal_types(st, 1) and "discard" in legal_types(st, 1)
+
+
+# --- live aids in a seat's own view --------------------------------------------------------
+
+
+def test_aids_follow_each_game():
+    from app.engine.views import player_view
+    from tests.engine.helpers import stacked
+
+    knock = stacked("knock", [["AC", "2C", "3C", "9H", "9S", "KD", "QD", "5S", "6S", "7H"],
+                              ["4D", "5D", "6D", "7D", "8D", "9D", "TD", "JC", "QC", "KC"]],
+                    discard=["2H"], dealer=1)
+    # Seat 0's best melds AC 2C 3C; the rest 9+9+10+10+5+6+7 = 56 deadwood.
+    assert player_view(knock, 0)["aids"] == {"deadwood": 56}
+    assert player_view(knock, None)["aids"] == {}
+    german = stacked("german", [["KC", "KD", "KH", "5S", "6S", "7S", "2D", "9H", "3C", "4H",
+                                 "8C", "TD", "JC"],
+                                ["AD", "3D", "5D", "7D", "9D", "JD", "KS", "2S", "4S", "8D",
+                                 "6C", "QH", "QD"]],
+                     discard=["QC"])
+    assert player_view(german, 1)["aids"]["opening"]["need"] == 40
+    assert player_view(german, 0)["aids"]["opening"] == {"points": 48, "need": 40}
+    spades, hearts = [r + "S" for r in "A23456789TJQK"], [r + "H" for r in "A23456789TJQK"]
+    contract = stacked("continental", [spades[:13] + hearts[:2], hearts[2:13] + spades[:4],
+                                       hearts[:4] + spades[4:13] + ["AD", "2D"]],
+                       discard=["KC"])
+    assert player_view(contract, 2)["aids"] == {"contract": [[5, 4, 3, 3], [4, 4, 4, 3],
+                                                             [3, 3, 3, 3, 3]]}
+    st = to_seat1_fourth_turn()
+    assert player_view(st, 1)["aids"] == {"round": {"n": 4, "of": 4}}
