@@ -115,3 +115,14 @@ async def test_designations_query_offers_only_valid_listings(
         assert error["code"] == code, bad
     assert ws.latest_state()["room"]["status"] == "waiting"  # nothing changed
     await ws.close()
+
+
+async def test_me_shows_the_chips_at_tables_beside_the_wallet(http: httpx.AsyncClient) -> None:
+    player = await guest(http, "Stacked")
+    room = await call(http, "POST", "/api/rooms", player,
+                      {"game": "standard", "seats": 2, "stake": 1, "buy_in": 200})
+    me = await call(http, "GET", "/api/me", player)
+    assert (me["balance"], me["escrow"], me["tables"]) == (800, 200, {room["id"]: 200})
+    await call(http, "POST", f"/api/rooms/{room['id']}/leave", player)
+    me = await call(http, "GET", "/api/me", player)
+    assert (me["balance"], me["escrow"], me["tables"]) == (1000, 0, {})
