@@ -83,6 +83,14 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
         "Your turn — discard, or go out with your whole hand in the contract's runs")
     expect(alice.locator("[data-action=meld]")).to_have_count(0)
 
+    # The host form explains the game picked.
+    alice.goto("/#/host")
+    alice.click(".game-card:has(input[value=kaluki])")
+    rules = alice.locator("[data-testid=rules-panel]")
+    expect(rules.locator("summary")).to_have_text("How to play Caloochi (Kaluki)")
+    rules.locator("summary").click()
+    expect(rules.locator("[data-testid=rules-turn]")).to_contain_text("worth 51 points")
+
 
 # Phỏm, Solo (seat 0, the dealer, 9 cards) against a computer player (10 cards, plays first).
 # No meld can form among the computer's cards, the stock's top and Solo's discards, so the hand
