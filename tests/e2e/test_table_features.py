@@ -9,22 +9,10 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import api, full_pack, sign_in_as_guest, stock_for
+from .test_standard_match import HAND, select
+from .test_standard_match import wait_my_turn as my_turn_to_draw
 
-HAND = "[data-testid=hand] button.card"
 TURN = "[data-testid=turn-text]"
-
-
-def card(code: str) -> str:
-    return f'[data-testid=hand] button[data-card="{code}"]'
-
-
-def select(page: Any, *codes: str) -> None:
-    for code in codes:
-        page.click(card(code))
-
-
-def my_turn_to_draw(page: Any) -> None:
-    expect(page.locator("[data-action=draw]")).to_be_enabled()
 
 
 def hosted(server: dict[str, Any], token: str, body: dict[str, Any], bots: int) -> str:
