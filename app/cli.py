@@ -125,6 +125,7 @@ def serve(host: str, port: int) -> int:
     import uvicorn
 
     from app.api.messages import MAX_MESSAGE_BYTES
+    from app.api.wsprotocol import LeanWebSocketProtocol
 
     settings = _settings()
     _upgrade(settings.database_url)
@@ -138,6 +139,7 @@ def serve(host: str, port: int) -> int:
         forwarded_allow_ips=settings.trusted_proxies or None,
         # No per-message compression: a deflate context costs each socket ~64 KiB at rest.
         ws_per_message_deflate=False,
+        ws=LeanWebSocketProtocol,  # uvicorn's own, lighter at rest
         server_header=False)
     _AnnouncingServer(config).run(sockets=[_listen(host, port, settings.socket_send_buffer)])
     return 0

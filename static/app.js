@@ -1,5 +1,5 @@
 // The player client: a hash router (#/ lobby, #/host, #/room/{id}, #/join/{invite}).
-import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, toast, errorText } from './ui.js';
+import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, LiveRegion, toast, errorText } from './ui.js';
 import { t, setLang, preferredLang } from './i18n.js';
 import { api, session, revokeToken } from './api.js';
 import { Entry, Lobby } from './lobby.js';
@@ -143,6 +143,7 @@ function App() {
     <main id="main" class="content">${body}</main>
     ${confirming && html`<${GuestLogout} onConfirm=${logout} onCancel=${() => setConfirming(false)} />`}
     <${Toasts} />
+    <${LiveRegion} />
   </div>`;
 }
 

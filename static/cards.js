@@ -91,7 +91,7 @@ export function CardButton({ code, selected, onClick, label, className = '', ...
 /** A card that is only looked at. */
 export function CardImg({ code, back = false, label, className = '' }) {
   return html`<span class=${'card static ' + className} role="img" data-card=${code || ''}
-      aria-label=${label || (back ? '' : cardName(code))}>
+      aria-label=${label || cardName(back ? null : code)}>
     <${CardSvg} code=${code} back=${back} />
   </span>`;
 }

@@ -30,6 +30,7 @@ export async function setLang(l) {
   if (!LANGS.includes(l)) l = 'en';
   dict = await loadDict(l);
   lang = l;
+  plural = new Intl.PluralRules(l);
   localStorage.setItem(STORE_KEY, l);
   document.documentElement.lang = l;
   listeners.forEach((f) => f(l));
@@ -40,9 +41,16 @@ export function onLangChange(f) {
   return () => listeners.delete(f);
 }
 
-/** The translation of `key`, with `{name}` placeholders filled from `params`. */
+let plural = new Intl.PluralRules('en');
+
+/**
+ * The translation of `key`, with `{name}` placeholders filled from `params`. A numeric `params.n`
+ * picks the language's plural form `key.one`, `key.few`, … (Intl.PluralRules) where the file has
+ * one; `key` itself is the form for every other count.
+ */
 export function t(key, params) {
-  let s = dict[key];
+  const form = params && typeof params.n === 'number' ? `${key}.${plural.select(params.n)}` : null;
+  let s = form && form in dict ? dict[form] : dict[key];
   if (s === undefined) {
     console.warn('missing translation', key);
     s = key;

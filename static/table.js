@@ -1,5 +1,5 @@
 // A room: the waiting room before the first deal, then the card table.
-import { html, useState, useEffect, useRef, toast, errorText } from './ui.js';
+import { html, useState, useEffect, useRef, toast, errorText, announce, restoreFocus, turnAlert, prefs, AlertPrefs } from './ui.js';
 import { t, cardName, gameName, optLabel } from './i18n.js';
 import { api, session, RoomSocket } from './api.js';
 import { CardButton, CardImg, CardSvg, parseCode, sortCodes, meldOrder } from './cards.js';
@@ -158,11 +158,13 @@ export function RoomView({ id, me, refreshMe }) {
   useEffect(() => {
     const tracker = fairTracker(id, me, setFair);
     setFair({ ...tracker.store });
+    const spoken = {}; // the turn last announced
     const sock = new RoomSocket(id, session.token, {
       onMessage: (m) => {
         tracker.receive(m, sock);
         if (m.type === 'state') {
           setMsg(m);
+          speak(m, spoken);
           const stamp = Date.now();
           const entries = (m.events || []).map((e, i) => ({ e, key: `${m.seq}-${stamp}-${i}-${e.type}` }));
           if (m.chat) { // a connection's first state: the room's recent past replaces ours
@@ -200,12 +202,34 @@ export function RoomView({ id, me, refreshMe }) {
       ? html`<div class="banner error" role="alert" data-testid="conn-closed">${t('conn.' + status)}</div>`
       : null;
 
+  if (!msg && status !== 'connecting' && status !== 'reconnecting') { // refused for good: no room, no login
+    return html`${banner}<p><a class="btn" href="#/" data-testid="back-lobby">${t('conn.back_lobby')}</a></p>`;
+  }
   if (!msg) return html`${banner}<p class="loading">${t('conn.connecting')}</p>`;
   const sock = sockRef.current;
   return html`${banner}
     ${msg.view
       ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} fair=${fair} offer=${offer} />`
       : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} fair=${fair} next=${msg.next_deal_commitment} />`}`;
+}
+
+/**
+ * Read out what others did and whose turn it is now (the live region), and alert the player
+ * (sound, notification) when their own turn begins. `spoken` keeps the last turn announced.
+ */
+function speak(m, spoken) {
+  const view = m.view;
+  if (!view) return;
+  const lines = (m.events || []).filter((e) => e.seat !== view.seat).map((e) => eventText(e, m.room)).filter(Boolean);
+  const turn = view.hand_over || view.turn === null ? null : `${view.hand_no}:${view.turn}`;
+  const mine = turn !== null && view.turn === view.seat;
+  if (turn !== null && turn !== spoken.turn) {
+    lines.push(mine ? `${t('status.your_turn')} — ${t('phase.' + view.phase)}`
+      : t('status.waiting_for', { name: seatName(m.room, view.turn) }));
+    if (mine && spoken.turn !== undefined) turnAlert(t('table.label', { game: gameName(view.game) }));
+  }
+  spoken.turn = turn;
+  announce(lines.join('. '));
 }
 
 /* ------------------------------------------------------------------ waiting room */
@@ -311,7 +335,7 @@ function Chat({ chat, sock, canWrite = true }) {
   };
   return html`<section class="panel chat" aria-labelledby="chat-h">
     <h2 id="chat-h">${t('chat.title')}</h2>
-    <ul class="chat-list" ref=${listRef} data-testid="chat-list" aria-live="polite">
+    <ul class="chat-list" ref=${listRef} data-testid="chat-list" aria-live="polite" tabindex="0" aria-labelledby="chat-h">
       ${chat.length === 0 && html`<li class="muted">${t('chat.empty')}</li>`}
       ${chat.map((m) => html`<li key=${m.key}><strong>${m.name}:</strong> ${m.text}</li>`)}
     </ul>
@@ -358,7 +382,7 @@ function EventLog({ log, room }) {
   const lines = log.map((x) => ({ key: x.key, text: eventText(x.e, room) })).filter((x) => x.text);
   return html`<section class="panel log" aria-labelledby="log-h">
     <h2 id="log-h">${t('log.title')}</h2>
-    <ul ref=${ref} data-testid="event-log">${lines.map((x) => html`<li key=${x.key}>${x.text}</li>`)}</ul>
+    <ul ref=${ref} data-testid="event-log" tabindex="0" aria-labelledby="log-h">${lines.map((x) => html`<li key=${x.key}>${x.text}</li>`)}</ul>
   </section>`;
 }
 
@@ -392,6 +416,7 @@ function HandResult({ view, room, fair, me, offer, onClose }) {
   const seats = [...Array(view.players).keys()];
   const chips = chipChanges(r, room, view.players);
   const reasonKey = 'reason.' + r.reason;
+  useEffect(() => document.querySelector('[data-testid=result-close]')?.focus(), []);
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="result-h" data-testid="hand-result">
     <div class="panel result">
       <h2 id="result-h">${t('result.title', { n: view.results.length })}</h2>
@@ -445,12 +470,24 @@ function handKeys(hand) {
 }
 const codeOf = (key) => key.split('#')[0];
 
-/** Keep the player's own order for cards still held; new cards go to the right. */
-function reconcile(order, keys) {
+/**
+ * Keep the player's own order for cards still held. New cards (a draw, a deal) go where the
+ * last sort (`mode`: suit | rank) puts them, before the first card that sorts after them; with
+ * no sort chosen, to the right.
+ */
+function reconcile(order, keys, mode) {
   const have = new Set(keys);
-  const kept = order.filter((k) => have.has(k));
-  const keptSet = new Set(kept);
-  return [...kept, ...keys.filter((k) => !keptSet.has(k))];
+  const out = order.filter((k) => have.has(k));
+  const keptSet = new Set(out);
+  const fresh = keys.filter((k) => !keptSet.has(k));
+  if (!mode) return [...out, ...fresh];
+  const rank = new Map(sortCodes([...new Set(keys.map(codeOf))], mode).map((c, i) => [c, i]));
+  const place = (k) => rank.get(codeOf(k));
+  for (const k of [...fresh].sort((a, b) => place(a) - place(b))) {
+    const at = out.findIndex((x) => place(x) > place(k));
+    out.splice(at < 0 ? out.length : at, 0, k);
+  }
+  return out;
 }
 
 function useNow(active) {
@@ -512,11 +549,13 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const [dismissed, setDismissed] = useState(view.results.length);
   const [designation, setDesignation] = useState(null);
   const [busy, setBusy] = useState(false);
+  const [sortMode, setSortMode] = useState(() => (prefs().sortOnDeal ? 'suit' : null));
   const now = useNow(!!view.turn_deadline);
+  const before = useRef(null); // the hand's keys, and which of them came with the last change
 
   const seat = view.seat;
   const keys = handKeys(view.hand);
-  const shown = reconcile(order, keys);
+  const shown = reconcile(order, keys, sortMode);
   const inHand = new Set(keys);
   const sel = selected.filter((k) => inHand.has(k));
   const grouped = groups.map((g) => g.filter((k) => inHand.has(k))).filter((g) => g.length);
@@ -558,7 +597,29 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const sortBy = (mode) => {
     const sorted = sortCodes(view.hand, mode);
     setOrder(handKeys(sorted));
+    setSortMode(mode);
   };
+
+  // A new hand is laid out afresh: sorted on the deal if the player wants it (a preference).
+  useEffect(() => {
+    setOrder([]);
+    setSortMode((m) => (prefs().sortOnDeal ? m || 'suit' : null));
+  }, [view.hand_no]);
+  useEffect(() => {
+    const title = t('app.title');
+    document.title = myTurn ? t('alert.title_turn', { title }) : title;
+    return () => { document.title = title; };
+  }, [myTurn]);
+  // Focus lost to a re-render (the pressed button disabled or gone, the waiting room replaced):
+  // the card just drawn, else the first action the player can take, else their hand.
+  useEffect(() => {
+    const was = before.current;
+    if (!was || keys.join() !== was.keys.join()) {
+      before.current = { keys, fresh: was ? keys.filter((k) => !was.keys.includes(k)) : [] };
+    }
+    restoreFocus([...before.current.fresh.map((k) => `[data-testid=hand] button[data-key="${k}"]`),
+      '.actions button:not(:disabled)', '[data-testid=hand] button.card', '.felt-title']);
+  });
 
   // ---- actions
   const drawStock = () => send({ type: 'draw', source: 'stock' });
@@ -689,7 +750,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   return html`<div class="table-layout">
     <section class="felt" aria-label=${t('table.label', { game: gameName(view.game) })}>
       <div class="felt-head">
-        <span class="felt-title">${gameName(view.game)}</span>
+        <h1 class="felt-title" tabindex="-1">${gameName(view.game)}</h1>
         <span>${t('table.hand_no', { n: view.hand_no + 1 })}</span>
         ${room.stake ? html`<span>${t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in })}</span>` : ''}
         <${TableChips} me=${me} room=${room} seated=${seat !== null} />
@@ -721,7 +782,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
                   disabled=${!(canDraw && topDiscard) && !(legal.has('discard') && sel.length === 1)}
                   onClick=${() => (canDraw ? drawDiscard() : needOne(discard))}
                   aria-label=${topDiscard ? t('table.discard_label', { card: cardName(topDiscard), n: view.discard.length }) : t('table.discard_empty')}>
-                ${topDiscard ? html`<${CardSvg} code=${topDiscard} />` : html`<span class="empty-slot"></span>`}
+                ${topDiscard ? html`<${CardSvg} key=${topDiscard + view.discard.length} code=${topDiscard} />` : html`<span class="empty-slot"></span>`}
               </button>`}
           <span class="pile-caption">${t('table.discard')} · ${view.discard.length}</span>
         </div>
@@ -804,6 +865,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
       <${RulesPanel} game=${view.game} />
       <${FairPanel} fair=${fair} view=${view} next=${view.next_deal_commitment} seated=${seat !== null} sock=${sock} />
       <${EventLog} log=${log} room=${room} />
+      <${AlertPrefs} />
       <${Chat} chat=${chat} sock=${sock} canWrite=${seat !== null || !!room.spectator_chat} />
     </aside>
     ${showResult && html`<${HandResult} view=${view} room=${room} fair=${fair} me=${me} offer=${offer}

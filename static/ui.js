@@ -49,10 +49,143 @@ export function LangSwitcher() {
   </label>`;
 }
 
-/** The text for a refusal: the translated code, then the server's own explanation. */
-export function errorText(err) {
-  const code = err && err.code ? err.code : 'error';
-  const key = 'err.' + code;
-  const head = t.has(key) ? t(key) : t('err.generic', { code });
-  return err && err.message && err.message !== code ? `${head} — ${err.message}` : head;
+/**
+ * The player-facing text for a refusal: the translation of its code, never the server's own
+ * English explanation, rule IDs or the code itself. `detail` (admin pages) appends the code and
+ * the server's message.
+ */
+export function errorText(err, { detail = false } = {}) {
+  const code = err && err.code ? String(err.code) : 'generic';
+  const key = t.has('err.' + code) ? 'err.' + code : code.startsWith('http_') ? 'err.http' : 'err.generic';
+  const head = t(key);
+  if (!detail) return head;
+  return err && err.message && err.message !== code ? `${head} (${code}: ${err.message})` : `${head} (${code})`;
+}
+
+/* ---------- the live region: turns and other players' moves, read out by screen readers */
+
+const announceListeners = new Set();
+
+/** Have screen readers read `text` (politely, after what they are saying). */
+export function announce(text) {
+  if (text) announceListeners.forEach((f) => f(text));
+}
+
+export function LiveRegion() {
+  const [text, setText] = useState('');
+  useEffect(() => {
+    let n = 0;
+    const f = (s) => setText(`${s}${'\u200B'.repeat(++n % 2)}`); // a repeated line is still read
+    announceListeners.add(f);
+    return () => announceListeners.delete(f);
+  }, []);
+  return html`<div class="sr-only" aria-live="polite" aria-atomic="true" data-testid="live">${text}</div>`;
+}
+
+/* ---------- focus that a re-render took away */
+
+let lastFocused = null;
+document.addEventListener('focusin', (e) => {
+  lastFocused = e.target;
+});
+
+/**
+ * When the focused control was removed or disabled by a re-render (the browser then moves focus
+ * to the body), focus the first of `candidates` (elements or selectors) that can take it.
+ * Returns whether focus was moved.
+ */
+export function restoreFocus(candidates) {
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.disabled) return false;
+  if (!lastFocused || (lastFocused.isConnected && !lastFocused.disabled)) return false;
+  for (const c of candidates) {
+    const el = typeof c === 'string' ? document.querySelector(c) : c;
+    if (el && el.isConnected && !el.disabled) {
+      el.focus();
+      return true;
+    }
+  }
+  return false;
+}
+
+/* ---------- preferences kept in this browser */
+
+const PREF_KEY = 'rummy.prefs';
+
+export function prefs() {
+  try {
+    return { sound: false, notify: false, sortOnDeal: true, ...JSON.parse(localStorage.getItem(PREF_KEY) || '{}') };
+  } catch {
+    return { sound: false, notify: false, sortOnDeal: true };
+  }
+}
+
+export function setPref(name, value) {
+  localStorage.setItem(PREF_KEY, JSON.stringify({ ...prefs(), [name]: value }));
+}
+
+/* ---------- turn alerts */
+
+let audio = null;
+
+/** Two short rising tones made with WebAudio (no sound file to load). */
+export function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const start = audio.currentTime + 0.01;
+    [660, 880].forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, start + i * 0.14);
+      gain.gain.exponentialRampToValueAtTime(0.2, start + i * 0.14 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + i * 0.14 + 0.13);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start + i * 0.14);
+      osc.stop(start + i * 0.14 + 0.14);
+    });
+  } catch {
+    // No audio in this browser: the title and the live region still tell.
+  }
+}
+
+/** The player's turn began: a sound and a notification, each if the player asked for it. The
+ * notification only when the page is not being looked at. */
+export function turnAlert(body) {
+  const p = prefs();
+  if (p.sound) chime();
+  if (p.notify && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+    try {
+      const n = new Notification(t('alert.notify_title'), { body, tag: 'rummy-turn' });
+      n.onclick = () => window.focus();
+    } catch {
+      // Some browsers only allow notifications from a service worker.
+    }
+  }
+}
+
+/** The table's preferences: sound and notification on the player's turn, sorting on the deal. */
+export function AlertPrefs() {
+  const [p, setP] = useState(prefs);
+  const [blocked, setBlocked] = useState(false);
+  const change = async (name, value) => {
+    if (name === 'notify' && value && 'Notification' in window && Notification.permission !== 'granted') {
+      const answer = await Notification.requestPermission().catch(() => 'denied');
+      setBlocked(answer !== 'granted');
+      if (answer !== 'granted') return;
+    }
+    if (name === 'sound' && value) chime(); // a sample, and browsers allow audio after a click
+    setPref(name, value);
+    setP(prefs());
+  };
+  const box = (name, label) => html`<label class="check">
+    <input type="checkbox" checked=${p[name]} data-testid=${'pref-' + name}
+           onChange=${(e) => change(name, e.target.checked)} /> ${t(label)}</label>`;
+  return html`<section class="panel prefs" aria-labelledby="prefs-h">
+    <h2 id="prefs-h">${t('alert.title')}</h2>
+    ${box('sound', 'alert.sound')}
+    ${'Notification' in window && box('notify', 'alert.notify')}
+    ${blocked && html`<p class="help" role="status">${t('alert.notify_blocked')}</p>`}
+    ${box('sortOnDeal', 'alert.sort_on_deal')}
+  </section>`;
 }

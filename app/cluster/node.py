@@ -80,7 +80,8 @@ class Node:
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._drain(), 2.0)
+            # Every queued message published, the batch being written included.
+            await asyncio.wait_for(self._outbox.join(), 2.0)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -89,10 +90,6 @@ class Node:
         with contextlib.suppress(Exception):
             await self.redis.delete(self._alive_key(self.id))
         await self.redis.aclose()
-
-    async def _drain(self) -> None:
-        while not self._outbox.empty():
-            await asyncio.sleep(0.01)
 
     async def _read(self) -> None:
         cut_off = False
@@ -138,4 +135,7 @@ class Node:
                 raise
             except Exception as exc:
                 log.warning("cluster: %d messages lost: %r", len(batch), exc)
+            finally:
+                for _ in batch:
+                    self._outbox.task_done()
                 await asyncio.sleep(0.1)

@@ -12,16 +12,20 @@ from .state import Phase, State
 def player_view(st: State, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator): own hand, the public table, counts, never the
     other hands or the stock order. Hands become public only when the hand's end reveals them."""
+    return seat_view(table_view(st), st, seat)
+
+
+def table_view(st: State) -> dict[str, Any]:
+    """What every seat and spectator sees alike: built once per change, shared by the seats'
+    views (`seat_view`)."""
     revealed = st.results[-1].revealed if st.hand_over and st.results else ()
-    view: dict[str, Any] = {
+    return {
         "game": st.rules.key,
-        "seat": seat,
         "players": st.players,
         "phase": st.phase.value,
         "turn": st.turn,
         "dealer": st.dealer,
         "hand_no": st.hand_no,
-        "hand": list(st.hands[seat]) if seat is not None and st.hands else [],
         "hand_counts": [len(h) for h in st.hands],
         "stock_count": len(st.stock),
         "restocks": st.restocks,
@@ -39,12 +43,21 @@ def player_view(st: State, seat: int | None) -> dict[str, Any]:
         "game_winner": st.game_winner,
         "results": [r.to_json() for r in st.results],
         "revealed": [list(h) for h in revealed],
-        "call_window": _call_view(st, seat),
         "turn_state": _turn_state(st),
+    }
+
+
+def seat_view(table: dict[str, Any], st: State, seat: int | None) -> dict[str, Any]:
+    """``table`` (from `table_view` of the same state) completed with what only ``seat`` sees:
+    its own hand, its part in a Call Rummy window and its legal actions."""
+    return {
+        **table,
+        "seat": seat,
+        "hand": list(st.hands[seat]) if seat is not None and st.hands else [],
+        "call_window": _call_view(st, seat),
         "legal": legal_types(st, seat) if seat is not None else [],
         "aids": seat_aids(st, seat) if seat is not None else {},
     }
-    return view
 
 
 def _turn_state(st: State) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from app.engine.designate import designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.games import match_rules
 from app.engine.state import Phase
-from app.engine.views import player_view, redact_events
+from app.engine.views import player_view, redact_events, seat_view, table_view
 from app.services import outage
 
 from .connections import Connection, ConnectionSet
@@ -377,32 +377,39 @@ class Room:
             if self.runner.state is not None:
                 self._push_state([])  # presence
 
-    def _view(self, seat: int | None) -> dict[str, Any] | None:
+    def _table(self) -> dict[str, Any] | None:
+        """What every seat's view shares: the engine's table view with the room's presence,
+        clock and deal fields."""
         st = self.runner.state
         if st is None:
             return None
-        view = player_view(st, seat)
-        view["presence"] = self.scheduler.presence(st.players)
-        view["turn_deadline"] = self.scheduler.deadline
-        view.update(self.runner.deal_info())
-        return view
+        table = table_view(st)
+        table["presence"] = self.scheduler.presence(st.players)
+        table["turn_deadline"] = self.scheduler.deadline
+        table.update(self.runner.deal_info())
+        return table
 
     def _state_message(self, seat: int | None, events: Events,
-                       room: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The ``state`` message for ``seat``; ``room`` is the summary, when already built."""
-        message = {"type": "state", "seq": self.seq, "view": self._view(seat),
-                   "room": self.summary() if room is None else room,
-                   "events": redact_events(events, seat)}
+                       shared: tuple[dict[str, Any], dict[str, Any] | None] | None = None,
+                       ) -> dict[str, Any]:
+        """The ``state`` message for ``seat``; ``shared`` is the room summary and the table
+        view, when already built for another seat."""
+        room, table = (self.summary(), self._table()) if shared is None else shared
+        st = self.runner.state
+        message = {"type": "state", "seq": self.seq,
+                   "view": None if st is None or table is None else seat_view(table, st, seat),
+                   "room": room, "events": redact_events(events, seat)}
         if message["view"] is None:  # waiting: the first hand's commitment, before any seed
             message["next_deal_commitment"] = self.runner.next_commitment
         return message
 
     def _push_state(self, events: Events, skip: Connection | None = None) -> None:
-        """Each seat's message built and encoded once, then queued to its connections."""
+        """Each seat's message built and encoded once, then queued to its connections; what
+        the seats share is built once for all of them."""
         if self.runner.state is None and not events and skip is not None:
             return  # no match yet: presence is not shown
-        room = self.summary()  # the same for every seat
-        texts = {seat: _encode(self._state_message(seat, events, room))
+        shared = (self.summary(), self._table())
+        texts = {seat: _encode(self._state_message(seat, events, shared))
                  for seat in self.connections.seats_in_use()}
         self.connections.push_by_seat(texts, skip)
 

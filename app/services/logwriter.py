@@ -1,8 +1,9 @@
 """The match log's writer: every room's action appends, group-committed.
 
 One `LogWriter` per process. An append joins a queue; a commit takes everything queued (at most
-`MAX_BATCH` rows) and inserts it in one transaction (SQLAlchemy Core, one executemany), so a
-busy server pays one round trip and one fsync for many actions instead of one per action. While
+`MAX_BATCH` rows) and inserts it in one transaction (SQLAlchemy Core, one executemany; on
+PostgreSQL that statement alone, atomic as asyncpg pipelines it), so a busy server pays one
+round trip and one fsync for many actions instead of one per action. While
 commits are in flight new appends queue up for the next one; up to `commits` run at once (one on
 SQLite, whose file has a single writer), so one commit's fsync does not hold up every room.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +95,10 @@ class LogWriter:
         self.engine = engine
         self.commits = commits or (1 if engine.dialect.name == "sqlite" else PG_LOG_COMMITS)
         self.max_batch = max_batch
+        # On PostgreSQL a batch without fences is one executemany, which asyncpg sends as one
+        # pipeline ending in one Sync: atomic by itself, so no BEGIN and COMMIT round trips.
+        self._autocommit = (engine.execution_options(isolation_level="AUTOCOMMIT")
+                            if engine.dialect.name == "postgresql" else None)
         self._queue: deque[_Append] = deque()
         self._busy: set[str] = set()  # matches with rows in a commit in flight
         self._tasks: set[asyncio.Task[None]] = set()
@@ -173,7 +179,7 @@ class LogWriter:
         """Insert the rows in one transaction; the error, or None once committed."""
         rows = [pending.row for pending in batch]
         try:
-            async with self.engine.begin() as connection:
+            async with self._transaction(batch) as connection:
                 rows = await _fenced_rows(connection, batch)
                 if rows:
                     await connection.execute(_INSERT, rows)
@@ -182,7 +188,7 @@ class LogWriter:
             if not (isinstance(exc, DBAPIError) and exc.connection_invalidated):
                 return exc
         try:  # a dead connection, now discarded: once more on a new one
-            async with self.engine.begin() as connection:
+            async with self._transaction(batch) as connection:
                 stored = set((await connection.scalars(
                     select(_TABLE.c.id).where(_TABLE.c.id.in_([r["id"] for r in rows])))).all())
                 rows = await _fenced_rows(connection, batch)
@@ -192,6 +198,14 @@ class LogWriter:
             return None
         except Exception as exc:
             return exc
+
+
+    def _transaction(self, batch: list[_Append]) -> AbstractAsyncContextManager[AsyncConnection]:
+        """Where a batch is written: a transaction, unless one statement is atomic enough
+        (no fences to lock and check first)."""
+        if self._autocommit is not None and all(p.fence is None for p in batch):
+            return self._autocommit.connect()
+        return self.engine.begin()
 
 
 async def _fenced_rows(connection: AsyncConnection, batch: list[_Append]) -> list[dict[str, Any]]:

@@ -32,7 +32,7 @@ function Login({ onDone }) {
     <h1>${t('admin.login')}</h1>
     <label class="field">${t('auth.username')}<input name="username" value=${username} required onInput=${(e) => setUsername(e.target.value)} /></label>
     <label class="field">${t('auth.password')}<input name="password" type="password" value=${password} required onInput=${(e) => setPassword(e.target.value)} /></label>
-    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    ${error && html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`}
     <button class="btn primary wide" type="submit">${t('auth.submit.login')}</button>
   </form>`;
 }
@@ -76,7 +76,7 @@ function Matches({ onOpen }) {
       <label class="field">${t('admin.filter.until')}<input type="date" value=${filters.until} onInput=${set('until')} /></label>
       <button class="btn primary" type="submit">${t('admin.search')}</button>
     </form>
-    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    ${error && html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`}
     ${list && (list.length === 0
       ? html`<p class="muted">${t('admin.no_matches')}</p>`
       : html`<table class="data" data-testid="match-list">
@@ -153,19 +153,25 @@ function Replay({ matchId, names }) {
     const el = listRef.current && listRef.current.querySelector('.current');
     if (el) el.scrollIntoView({ block: 'nearest' });
   }, [at]);
-  if (error) return html`<p class="form-error" role="alert">${errorText(error)}</p>`;
+  if (error) return html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`;
   if (!steps) return html`<p class="muted">${t('app.loading')}</p>`;
   if (!steps.length) return html`<p class="muted">${t('replay.empty')}</p>`;
   const step = steps[at];
   const go = (i) => setAt(Math.max(0, Math.min(steps.length - 1, i)));
-  return html`<section class="panel replay" data-testid="replay">
+  const keys = (e) => { // ← → step, Home End jump (the slider keeps its own keys)
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: steps.length - 1 }[e.key];
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey || e.target.type === 'range') return;
+    e.preventDefault();
+    go(to);
+  };
+  return html`<section class="panel replay" data-testid="replay" onKeyDown=${keys}>
     <h2>${t('replay.title')}</h2>
     <div class="replay-controls">
       <button type="button" class="btn small" onClick=${() => go(0)} aria-label=${t('replay.first')}>|\u25C0</button>
-      <button type="button" class="btn small" data-testid="replay-prev" onClick=${() => go(at - 1)} aria-label=${t('replay.prev')}>\u25C0</button>
+      <button type="button" class="btn small" data-testid="replay-prev" aria-keyshortcuts="ArrowLeft" onClick=${() => go(at - 1)} aria-label=${t('replay.prev')}>\u25C0</button>
       <button type="button" class="btn small primary" data-testid="replay-play" onClick=${() => setPlaying(!playing)}>
         ${playing ? t('replay.pause') : t('replay.play')}</button>
-      <button type="button" class="btn small" data-testid="replay-next" onClick=${() => go(at + 1)} aria-label=${t('replay.next')}>\u25B6</button>
+      <button type="button" class="btn small" data-testid="replay-next" aria-keyshortcuts="ArrowRight" onClick=${() => go(at + 1)} aria-label=${t('replay.next')}>\u25B6</button>
       <button type="button" class="btn small" onClick=${() => go(steps.length - 1)} aria-label=${t('replay.last')}>\u25B6|</button>
       <input type="range" min="0" max=${steps.length - 1} value=${at} aria-label=${t('replay.jump')}
              onInput=${(e) => go(Number(e.target.value))} />
@@ -190,7 +196,7 @@ function MatchDetail({ matchId, onBack }) {
   useEffect(() => {
     adminApi(`/api/admin/matches/${matchId}`).then(setLog, setError);
   }, [matchId]);
-  if (error) return html`<p class="form-error" role="alert">${errorText(error)}</p>`;
+  if (error) return html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`;
   if (!log) return html`<p class="muted">${t('app.loading')}</p>`;
   const m = log.match;
   const names = m.seats.map((s) => s.name);
@@ -261,7 +267,7 @@ function Players() {
       <form class="filters" onSubmit=${search}><label class="field">${t('admin.filter.name')}
         <input value=${q} onInput=${(e) => setQ(e.target.value)} /></label>
         <button class="btn primary" type="submit">${t('admin.search')}</button></form>
-      ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+      ${error && html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`}
       ${list && html`<table class="data" data-testid="player-list"><thead><tr><th>${t('auth.name')}</th><th>${t('auth.username')}</th><th>${t('admin.role')}</th></tr></thead>
         <tbody>${list.map((p) => html`<tr class="clickable" tabindex="0" onClick=${() => open(p.id)} onKeyDown=${(e) => e.key === 'Enter' && open(p.id)}>
           <td>${p.name}</td><td>${p.username || t('admin.guest')}</td><td>${t('admin.role_' + p.role)}</td></tr>`)}</tbody></table>`}
@@ -288,7 +294,7 @@ function Views({ onOpen }) {
   return html`<section class="panel" data-testid="views">
     <h2>${t('admin.views_title')}</h2>
     <p class="muted">${t('admin.views_help')}</p>
-    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    ${error && html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`}
     ${list && (list.length === 0 && offset === 0
       ? html`<p class="muted">${t('admin.no_views')}</p>`
       : html`<table class="data" data-testid="view-list">
@@ -351,7 +357,7 @@ function AdminApp() {
         <${LangSwitcher} />
       </div>
     </header>
-    <main class="content">${body}</main>
+    <main class="content">${me && !(tab === 'matches' && matchId) && html`<h1>${t('admin.' + tab)}</h1>`}${body}</main>
     <${Toasts} />
   </div>`;
 }

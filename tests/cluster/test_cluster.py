@@ -134,10 +134,13 @@ async def _steady_play(procs: list[ServerProcess], stop: Any) -> dict[str, Any]:
             await asyncio.sleep(0.02)
         before = max(s.state["seq"] for s in seats if s.state is not None)
         stopped = time.monotonic()
-        stop(procs[0])
+        # In a thread, as a real operator's signal would be: the clients play on meanwhile,
+        # and the time measured is the hand-over's, not the old process's exit.
+        stopping = asyncio.create_task(asyncio.to_thread(stop, procs[0]))
         await watcher.close()
         resumed = await asyncio.wait_for(_progress(seats, before), 30)
         assert resumed - stopped < 10, f"play resumed {resumed - stopped:.1f} s after"
+        await stopping
         again = await watcher.connect(procs[1].ws_url(room["id"]))  # a survivor
         assert again["seq"] >= before and again["view"] is not None
         finals = await asyncio.gather(*play)

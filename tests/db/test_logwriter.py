@@ -48,7 +48,8 @@ async def reader(migrated_url: str) -> AsyncIterator[AsyncEngine]:
 
 class Commits:
     """The rows of `match_actions` each commit of `engine` held, in commit order (and those
-    of each rolled-back transaction)."""
+    of each rolled-back transaction). A statement run in autocommit is a commit of its own
+    once it returns."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.batches: list[list[tuple[str, int]]] = []
@@ -62,6 +63,17 @@ class Commits:
                 rows = multiparams or [params]  # one row comes as `params`
                 written[id(conn)].extend((r["match_id"], r["seq"]) for r in rows)
 
+        @event.listens_for(engine.sync_engine, "after_execute")
+        def _executed(conn: Connection, *_: Any) -> None:
+            if _autocommit(conn) and id(conn) in written:
+                self.batches.append(written.pop(id(conn)))
+
+        @event.listens_for(engine.sync_engine, "handle_error")
+        def _failed(context: Any) -> None:
+            conn = context.connection
+            if conn is not None and _autocommit(conn) and id(conn) in written:
+                self.rolled_back.append(written.pop(id(conn)))
+
         @event.listens_for(engine.sync_engine, "commit")
         def _commit(conn: Connection) -> None:
             self.batches.append(written.pop(id(conn), []))
@@ -74,6 +86,10 @@ class Commits:
     @property
     def rows(self) -> list[tuple[str, int]]:
         return [row for batch in self.batches for row in batch]
+
+
+def _autocommit(conn: Connection) -> bool:
+    return conn.get_execution_options().get("isolation_level") == "AUTOCOMMIT"
 
 
 async def _matches(engine: AsyncEngine, count: int) -> list[str]:

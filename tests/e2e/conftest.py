@@ -72,9 +72,10 @@ def new_page(browser: Any, server: dict[str, Any]) -> Iterator[Any]:
     contexts: list[Any] = []
     problems: list[str] = []
 
-    def make(locale: str = "en-US") -> Any:
-        ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale=locale,
-                                  base_url=server["base_url"])
+    def make(locale: str = "en-US", phone: bool = False) -> Any:
+        size = PHONE if phone else {"width": 1400, "height": 900}
+        ctx = browser.new_context(viewport=size, locale=locale, base_url=server["base_url"],
+                                  has_touch=phone, is_mobile=phone)
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)
         page = ctx.new_page()
@@ -93,9 +94,38 @@ def _is_problem(console_text: str) -> bool:
     return "missing translation" in console_text or "Content Security Policy" in console_text
 
 
+PHONE = {"width": 390, "height": 844}
+AXE = """async () => {
+  const r = await axe.run(document, { resultTypes: ['violations'] });
+  return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+    .map((v) => `${v.id}: ${v.help} @ ${v.nodes.slice(0, 3).map((n) => n.target.join(' '))}`);
+}"""
+
+
+def assert_accessible(page: Any) -> None:
+    """axe-core (vendored in static/vendor, loaded from our own origin) finds no serious or
+    critical violation on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(url="/vendor/axe.min.js")
+    problems = page.evaluate(AXE)
+    assert not problems, problems
+
+
+WIDE = """() => [...document.body.querySelectorAll('*')]
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth)
+  .slice(-4).map((el) => `${el.tagName}.${el.className} ${el.getBoundingClientRect().right}`)"""
+
+
+def assert_fits(page: Any) -> None:
+    """No horizontal scroll: the page is no wider than the window."""
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    wide = page.evaluate(WIDE) if width[0] > width[1] else []
+    assert width[0] <= width[1], f"page is {width[0]} px wide in a {width[1]} px window: {wide}"
+
+
 def screenshot(page: Any, name: str, full_page: bool = False) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page, animations="disabled")
 
 
 def sign_in_as_guest(page: Any, name: str) -> str:

@@ -43,7 +43,7 @@ def test_sign_up_and_log_out(new_page: Any, server: dict[str, Any]) -> None:
     page.fill("input[name=username]", "Browser_User")
     page.fill("input[name=password]", "qwertyuiop")
     page.click("[data-testid=auth-submit]")
-    expect(page.locator(".form-error")).to_contain_text("most common passwords")
+    expect(page.locator(".form-error")).to_contain_text("well-known common passwords")
     page.fill("input[name=password]", "a sturdy passphrase")
     page.click("[data-testid=auth-submit]")
     expect(page.locator("[data-testid=me-name]")).to_have_text("Browser_User")

@@ -34,6 +34,10 @@ VISIBLE_TEXTS = """() => {
 }"""
 
 
+def by_suit(code: str) -> tuple[int, int]:
+    return (9, 9) if code == "JK" else ("CDHS".index(code[1]), "A23456789TJQK".index(code[0]))
+
+
 def load(lang: str) -> dict[str, str]:
     return json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
 
@@ -79,6 +83,9 @@ def test_every_language_shows_no_raw_keys(new_page: Any) -> None:
         page.click("[data-testid=start]")
         page.wait_for_selector("[data-testid=hand] button.card")
         assert not untranslated(page, lang), lang
+        hand = page.locator("[data-testid=hand] button.card").evaluate_all(
+            "els => els.map((e) => e.dataset.card)")
+        assert hand == sorted(hand, key=by_suit), hand  # sorted on the deal, jokers last
         label = page.locator("[data-testid=hand] button.card").first.get_attribute("aria-label")
         assert label and not KEY_LIKE.match(label)
         if lang == "es":

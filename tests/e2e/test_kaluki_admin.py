@@ -6,7 +6,17 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import api, create_admin, full_pack, screenshot, sign_in_as_guest, stock_for
+from .conftest import (
+    PHONE,
+    api,
+    assert_accessible,
+    assert_fits,
+    create_admin,
+    full_pack,
+    screenshot,
+    sign_in_as_guest,
+    stock_for,
+)
 
 # The bot (seat 1) plays first and holds 14 cards of melds worth far more than the 51 it needs
 # to open (TS-AS spades, three nines, 4C-6C, three sevens) and a 2D. It draws KD, then, after
@@ -67,10 +77,13 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     create_admin(server, "admin", "adminpass1")
     page = new_page()
     page.goto("/admin/")
+    page.wait_for_selector("[data-testid=admin-login]")
+    assert_accessible(page)
     page.fill("[data-testid=admin-login] input[name=username]", "admin")
     page.fill("[data-testid=admin-login] input[name=password]", "adminpass1")
     page.click("[data-testid=admin-login] button[type=submit]")
 
+    expect(page.locator("h1")).to_have_text("Matches")
     filters = page.locator("[data-testid=match-filters]")
     filters.locator("select").first.select_option("kaluki")
     filters.locator("input").first.fill("Hostess")
@@ -93,7 +106,18 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     expect(replay.locator("[data-testid=replay-pos]")).to_contain_text("Step 5 of")
     page.click("[data-testid=replay-prev]")
     expect(replay.locator("[data-testid=replay-pos]")).to_contain_text("Step 4 of")
+    page.keyboard.press("ArrowRight")  # the keyboard steps too
+    expect(replay.locator("[data-testid=replay-pos]")).to_contain_text("Step 5 of")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(replay.locator("[data-testid=replay-pos]")).to_contain_text("Step 3 of")
+    page.keyboard.press("ArrowRight")
+    expect(replay.locator("[data-testid=replay-pos]")).to_contain_text("Step 4 of")
+    assert_accessible(page)
     screenshot(page, "admin-replay.png", full_page=True)
+    page.set_viewport_size(PHONE)  # the admin pages fit a phone too
+    assert_fits(page)
+    page.set_viewport_size({"width": 1400, "height": 900})
     page.locator(".action-list button", has_text="melds").first.click()  # jump to the bot's meld
     expect(page.locator("[data-testid=replay-board] .meld").first).to_be_visible()
 

@@ -1,0 +1,84 @@
+"""The websocket protocol uvicorn runs for each socket: its own sans-I/O protocol, lighter at rest.
+
+uvicorn keeps, per socket, an `asyncio.Queue` of received events and an `asyncio.Event` that
+says whether the transport may be written. Together they hold four `collections.deque` (about
+3 KiB a socket even when empty), for a queue that has one reader and a flag that one writer
+waits on. `LeanWebSocketProtocol` swaps them for `Inbox` and `Gate`, which keep a list and a
+future only while someone waits: ten thousand idle sockets add up (docs/benchmarks.md, idle).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class Inbox:
+    """What uvicorn asks of its receive queue (`put_nowait`, `get`, `empty`), for one reader."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    async def get(self) -> Any:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+
+class Gate:
+    """What uvicorn asks of its "writable" event (`set`, `clear`, `is_set`, `wait`)."""
+
+    __slots__ = ("_open", "_waiters")
+
+    def __init__(self) -> None:
+        self._open = True
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._open
+
+    def set(self) -> None:
+        self._open = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._open = False
+
+    async def wait(self) -> None:
+        if self._open:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        await waiter
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websocket protocol (what ``ws="auto"`` picks with websockets
+    installed) with a lighter inbox and writable flag."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
