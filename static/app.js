@@ -90,11 +90,11 @@ function Header({ me, onLogout }) {
 }
 
 function App() {
-  useLang();
+  const lang = useLang();
   const route = useRoute();
-  useEffect(() => {
+  useEffect(() => { // not on every render: the table titles the tab on the player's turn
     document.title = t('app.title');
-  });
+  }, [lang, route.name]);
   const [me, setMe] = useState(null);
   const [checked, setChecked] = useState(false);
   const [confirming, setConfirming] = useState(false);
