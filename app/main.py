@@ -40,7 +40,7 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 _STATUS = {"not_found": 404, "no_such_room": 404, "not_host": 403, "invite_required": 403,
            "invalid_credentials": 401, "username_taken": 409, "insufficient_chips": 409,
            "room_full": 409, "room_started": 409, "seats_empty": 409, "not_seated": 409,
-           "try_again": 503, "storage_unavailable": 503}
+           "match_not_over": 409, "try_again": 503, "storage_unavailable": 503}
 
 
 @asynccontextmanager

@@ -111,10 +111,11 @@ export class RoomSocket {
       this.attempt = 0;
       this.status('open');
     }
-    if ((msg.type === 'ack' || msg.type === 'error') && msg.id != null && this.pending.has(msg.id)) {
+    const answer = msg.type === 'ack' || msg.type === 'error' || msg.type === 'designations';
+    if (answer && msg.id != null && this.pending.has(msg.id)) {
       const { resolve, reject } = this.pending.get(msg.id);
       this.pending.delete(msg.id);
-      if (msg.type === 'ack') resolve(msg);
+      if (msg.type !== 'error') resolve(msg);
       else reject(Object.assign(new Error(msg.message), { code: msg.code }));
     }
     this.handlers.onMessage(msg);
@@ -156,6 +157,18 @@ export class RoomSocket {
     const id = newId();
     return new Promise((resolve, reject) => {
       if (!this.raw({ type: 'action', id, action })) {
+        reject(Object.assign(new Error('not connected'), { code: 'not_connected' }));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+    });
+  }
+
+  /** A question the server answers by id (`designations`, docs/server.md); rejects like act. */
+  query(message) {
+    const id = newId();
+    return new Promise((resolve, reject) => {
+      if (!this.raw({ ...message, id })) {
         reject(Object.assign(new Error('not connected'), { code: 'not_connected' }));
         return;
       }

@@ -5,6 +5,7 @@ import { api, session, revokeToken } from './api.js';
 import { Entry, Lobby } from './lobby.js';
 import { HostForm } from './host.js';
 import { RoomView } from './table.js';
+import { AtTables } from './chips.js';
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -81,6 +82,7 @@ function Header({ me, onLogout }) {
       ${me && html`<span class="who" data-testid="me-name">${me.name}</span>
         <span class="chips" data-testid="balance" title=${t('me.balance')}>
           <span aria-hidden="true">\u25CF</span> ${t('me.chips', { n: me.balance })}</span>
+        <${AtTables} me=${me} />
         <button type="button" class="btn small ghost" data-testid="logout" onClick=${onLogout}>${t('auth.logout')}</button>`}
       <${LangSwitcher} />
     </div>
@@ -88,11 +90,11 @@ function Header({ me, onLogout }) {
 }
 
 function App() {
-  useLang();
+  const lang = useLang();
   const route = useRoute();
-  useEffect(() => {
+  useEffect(() => { // not on every render: the table titles the tab on the player's turn
     document.title = t('app.title');
-  });
+  }, [lang, route.name]);
   const [me, setMe] = useState(null);
   const [checked, setChecked] = useState(false);
   const [confirming, setConfirming] = useState(false);

@@ -1,6 +1,7 @@
 // Room set-up for hosts: pick a game, fill the form generated from its options' JSON schema.
 import { html, useState, useEffect, errorText } from './ui.js';
 import { t, gameName, gameDesc, optLabel, optHelp } from './i18n.js';
+import { RulesPanel } from './rules.js';
 import { api } from './api.js';
 
 /** What kind of input a schema property needs: bool, int (nullable or not), or null if unknown. */
@@ -149,6 +150,7 @@ export function HostForm() {
           <span class="game-desc">${gameDesc(g.key)}</span>
         </label>`)}
       </div>
+      <${RulesPanel} game=${game.key} />
     </fieldset>
     <div class="host-cols">
       <fieldset class="options">

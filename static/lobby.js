@@ -2,6 +2,7 @@
 import { html, useState, useEffect, errorText } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { api, session } from './api.js';
+import { PlayComputer } from './quickplay.js';
 
 export function Entry({ onAuthed }) {
   const [mode, setMode] = useState('guest');
@@ -107,6 +108,7 @@ export function Lobby({ me }) {
       <a class="btn primary" href="#/host" data-testid="host-room">${t('lobby.host')}</a>
     </div>
     ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    <${PlayComputer} />
     ${rooms === null
       ? html`<p class="muted">${t('app.loading')}</p>`
       : rooms.length === 0
@@ -129,7 +131,10 @@ export function Lobby({ me }) {
                   ? html`<a class="btn small" href=${'#/room/' + room.id}>${t('lobby.open')}</a>`
                   : room.status === 'waiting' && room.taken < room.seats
                     ? html`<button type="button" class="btn small primary" onClick=${() => join(room)}>${t('lobby.join')}</button>`
-                    : html`<span class="muted">${t('lobby.full')}</span>`}
+                    : room.status === 'playing'
+                      ? html`<a class="btn small" href=${'#/room/' + room.id} data-testid=${'watch-' + room.id}
+                            aria-label=${t('watch.label', { game: gameName(room.game), host: hostName(room) })}>${t('watch.watch')}</a>`
+                      : html`<span class="muted">${t('lobby.full')}</span>`}
               </td>
             </tr>`)}</tbody>
           </table>`}

@@ -2,8 +2,13 @@
 import { html, useState, useEffect, useRef, toast, errorText, announce, restoreFocus, turnAlert, prefs, AlertPrefs } from './ui.js';
 import { t, cardName, gameName, optLabel } from './i18n.js';
 import { api, session, RoomSocket } from './api.js';
-import { CardButton, CardImg, CardSvg, parseCode, sortCodes, meldOrder, SUITS, RANKS } from './cards.js';
+import { CardButton, CardImg, CardSvg, parseCode, sortCodes, meldOrder } from './cards.js';
 import { SEED_PATTERN, dealtRecord, randomSeed, verifyDeal } from './fair-deal.js';
+import { turnPrompt, Aids } from './prompts.js';
+import { RulesPanel } from './rules.js';
+import { WildDialog } from './wild.js';
+import { TableChips } from './chips.js';
+import { RematchBar } from './rematch.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -147,6 +152,7 @@ export function RoomView({ id, me, refreshMe }) {
   const [chat, setChat] = useState([]);
   const [log, setLog] = useState([]);
   const [fair, setFair] = useState(() => loadFair(id));
+  const [offer, setOffer] = useState(null);
   const sockRef = useRef(null);
 
   useEffect(() => {
@@ -167,6 +173,8 @@ export function RoomView({ id, me, refreshMe }) {
           } else if (entries.length) {
             setLog((l) => [...l, ...entries].slice(-60));
           }
+        } else if (m.type === 'rematch') {
+          setOffer(m);
         } else if (m.type === 'chat') {
           setChat((c) => [...c, { ...m, key: Date.now() + Math.random() }].slice(-100));
         } else if (m.type === 'error' && m.id == null) {
@@ -180,10 +188,13 @@ export function RoomView({ id, me, refreshMe }) {
     return () => sock.close();
   }, [id]);
 
+  // The chips shown agree with the ledger: asked again whenever a seat, the room's status or a
+  // hand's settlement changes them.
   const results = msg && msg.view ? msg.view.results.length : 0;
+  const seats = msg ? `${msg.room.status}/${msg.room.taken}` : '';
   useEffect(() => {
-    if (results) refreshMe();
-  }, [results]);
+    if (msg) refreshMe();
+  }, [results, seats]);
 
   const banner = status === 'reconnecting' || status === 'connecting' && msg
     ? html`<div class="banner warn" role="status" data-testid="reconnecting">${t('conn.reconnecting')}</div>`
@@ -198,7 +209,7 @@ export function RoomView({ id, me, refreshMe }) {
   const sock = sockRef.current;
   return html`${banner}
     ${msg.view
-      ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} fair=${fair} />`
+      ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} fair=${fair} offer=${offer} />`
       : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} fair=${fair} next=${msg.next_deal_commitment} />`}`;
 }
 
@@ -400,7 +411,7 @@ function chipChanges(result, room, players) {
   return out;
 }
 
-function HandResult({ view, room, fair, onClose }) {
+function HandResult({ view, room, fair, me, offer, onClose }) {
   const r = view.results[view.results.length - 1];
   const seats = [...Array(view.players).keys()];
   const chips = chipChanges(r, room, view.players);
@@ -439,62 +450,12 @@ function HandResult({ view, room, fair, onClose }) {
       ${view.game_over && html`<p class="game-over" data-testid="game-over">${view.game_winner !== null && view.game_winner !== undefined
         ? t('result.game_winner', { name: seatName(room, view.game_winner) }) : t('result.game_over')}</p>`}
       <${VerifyDeal} fair=${fair} handNo=${view.results.length - 1} />
+      ${view.game_over && html`<${RematchBar} room=${room} me=${me} offer=${offer} />`}
       <div class="row end">
         ${view.game_over && html`<a class="btn" href="#/">${t('nav.lobby')}</a>`}
         <button type="button" class="btn primary" data-testid="result-close" onClick=${onClose}>${t('result.continue')}</button>
       </div>
     </div>
-  </div>`;
-}
-
-/* ------------------------------------------------------------------ designation */
-
-function isWildFor(room) {
-  return (code) => {
-    const { card, joker } = parseCode(code);
-    return joker || (room.options && room.options.twos_wild && card[0] === '2');
-  };
-}
-
-export function wildSlots(action, isWild) {
-  const slots = [];
-  const visit = (path, code) => {
-    if (typeof code === 'string' && !code.includes(':') && isWild(code)) slots.push({ path, code });
-  };
-  if (Array.isArray(action.melds)) action.melds.forEach((m, i) => m.forEach((c, j) => visit(['melds', i, j], c)));
-  if (Array.isArray(action.cards)) action.cards.forEach((c, j) => visit(['cards', j], c));
-  if (Array.isArray(action.into)) action.into.forEach((c, j) => visit(['into', j], c));
-  return slots;
-}
-
-function Designation({ pending, onDone, onCancel }) {
-  const { action, slots, message } = pending;
-  const [choice, setChoice] = useState(() => slots.map(() => '7H'));
-  const naturals = SUITS.flatMap((s) => RANKS.map((r) => r + s));
-  const submit = (e) => {
-    e.preventDefault();
-    const next = JSON.parse(JSON.stringify(action));
-    slots.forEach((slot, i) => {
-      let target = next;
-      for (const p of slot.path.slice(0, -1)) target = target[p];
-      target[slot.path[slot.path.length - 1]] = `${slot.code}:${choice[i]}`;
-    });
-    onDone(next);
-  };
-  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="desig-h">
-    <form class="panel designation" onSubmit=${submit} data-testid="designation">
-      <h2 id="desig-h">${t('desig.title')}</h2>
-      <p>${t('desig.explain')}</p>
-      ${message && html`<p class="muted">${message}</p>`}
-      ${slots.map((slot, i) => html`<label class="field">${t('desig.slot', { n: i + 1, card: cardName(slot.code) })}
-        <select value=${choice[i]} onChange=${(e) => setChoice((c) => c.map((x, j) => (j === i ? e.target.value : x)))}>
-          ${naturals.map((c) => html`<option value=${c}>${cardName(c)}</option>`)}
-        </select></label>`)}
-      <div class="row end">
-        <button type="button" class="btn ghost" onClick=${onCancel}>${t('desig.cancel')}</button>
-        <button type="submit" class="btn primary">${t('desig.ok')}</button>
-      </div>
-    </form>
   </div>`;
 }
 
@@ -574,7 +535,14 @@ function SeatBox({ view, room, seat, now }) {
   </div>`;
 }
 
-function Table({ view, room, me, sock, chat, log, fair }) {
+function isWildFor(room) {
+  return (code) => {
+    const { card, joker } = parseCode(code);
+    return joker || (room.options && room.options.twos_wild && card[0] === '2');
+  };
+}
+
+function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const [order, setOrder] = useState([]);
   const [selected, setSelected] = useState([]);
   const [groups, setGroups] = useState([]);
@@ -608,9 +576,7 @@ function Table({ view, room, me, sock, chat, log, fair }) {
       if (clearGroups) setGroups([]);
     } catch (e) {
       if (e.code === 'designation_required') {
-        const slots = wildSlots(action, isWild);
-        if (slots.length) setDesignation({ action, slots, message: e.message, clearGroups });
-        else toast(errorText(e), 'error');
+        setDesignation({ action, clearGroups });
       } else if (e.code !== 'connection_lost') {
         toast(errorText(e), 'error');
       }
@@ -773,11 +739,7 @@ function Table({ view, room, me, sock, chat, log, fair }) {
 
   const canDraw = legal.has('draw');
   const showResult = view.results.length > dismissed;
-  const turnText = view.hand_over
-    ? t(view.game_over ? 'status.game_over' : 'status.hand_over')
-    : myTurn
-      ? t('status.your_turn') + ' — ' + t('phase.' + view.phase)
-      : view.turn !== null ? t('status.waiting_for', { name: seatName(room, view.turn) }) : '';
+  const turnText = turnPrompt(view, legal, room, seatName);
   const myLeft = myTurn && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
 
   const actionButton = (type, label, onClick, enabled = true, primary = false, id = type) =>
@@ -791,6 +753,7 @@ function Table({ view, room, me, sock, chat, log, fair }) {
         <h1 class="felt-title" tabindex="-1">${gameName(view.game)}</h1>
         <span>${t('table.hand_no', { n: view.hand_no + 1 })}</span>
         ${room.stake ? html`<span>${t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in })}</span>` : ''}
+        <${TableChips} me=${me} room=${room} seated=${seat !== null} />
       </div>
       <div class="opponents">
         ${others.map((s) => html`<${SeatBox} key=${s} view=${view} room=${room} seat=${s} now=${now} />`)}
@@ -825,6 +788,8 @@ function Table({ view, room, me, sock, chat, log, fair }) {
         </div>
         <div class="status-box">
           <p class="turn-text" data-testid="turn-text">${turnText}</p>
+          <${Aids} view=${view} />
+          ${view.game_over && !showResult && html`<${RematchBar} room=${room} me=${me} offer=${offer} />`}
           ${myLeft !== null && html`<p class=${'timer big ' + (myLeft <= 10 ? 'urgent' : '')} data-testid="my-timer">\u23F1 ${myLeft}s</p>`}
           ${view.call_window && html`<p class="call-banner" data-testid="call-window">
             ${t('table.call_window', { card: shortCard(view.call_window.card) })}
@@ -897,13 +862,15 @@ function Table({ view, room, me, sock, chat, log, fair }) {
 
     <aside class="side">
       <${Scoreboard} view=${view} room=${room} />
+      <${RulesPanel} game=${view.game} />
       <${FairPanel} fair=${fair} view=${view} next=${view.next_deal_commitment} seated=${seat !== null} sock=${sock} />
       <${EventLog} log=${log} room=${room} />
       <${AlertPrefs} />
       <${Chat} chat=${chat} sock=${sock} canWrite=${seat !== null || !!room.spectator_chat} />
     </aside>
-    ${showResult && html`<${HandResult} view=${view} room=${room} fair=${fair} onClose=${() => setDismissed(view.results.length)} />`}
-    ${designation && html`<${Designation} pending=${designation} onCancel=${() => setDesignation(null)}
+    ${showResult && html`<${HandResult} view=${view} room=${room} fair=${fair} me=${me} offer=${offer}
+        onClose=${() => setDismissed(view.results.length)} />`}
+    ${designation && html`<${WildDialog} pending=${designation} sock=${sock} onCancel=${() => setDesignation(null)}
         onDone=${(a) => { const d = designation; setDesignation(null); send(a, { clearGroups: d.clearGroups }); }} />`}
   </div>`;
 }

@@ -17,5 +17,7 @@ router = APIRouter(prefix="/api/me", tags=["me"])
 async def me(player: CurrentPlayer, session: SessionDep) -> dict[str, Any]:
     async with session.begin():
         wallet = await ledger.wallet_of(session, player.id)
+        tables = await ledger.escrows_of(session, player.id)
     return {"id": player.id, "name": player.name, "username": player.username,
-            "role": player.role, "is_guest": player.is_guest, "balance": wallet.balance}
+            "role": player.role, "is_guest": player.is_guest, "balance": wallet.balance,
+            "escrow": sum(tables.values()), "tables": tables}

@@ -15,6 +15,7 @@ MAX_MESSAGE_BYTES = 16_384
 MAX_CHAT = 500
 MAX_CLIENT_ID = 100
 MAX_INVITE = 64
+MAX_GROUP = 13  # cards in one designations query: a run's most
 
 
 class BadMessage(Exception):
@@ -56,7 +57,17 @@ class Ping:
     pass
 
 
-Inbound = Auth | ActionMessage | Chat | Seed | Ping
+@dataclass(frozen=True)
+class Designations:
+    """Which designations the wilds of ``cards`` may take (docs/server.md), as a new meld or
+    laid off on the table's meld ``meld``; the reply echoes ``client_id``."""
+
+    client_id: str | int | None
+    cards: list[Any]  # card codes, checked by the room
+    meld: int | None
+
+
+Inbound = Auth | ActionMessage | Chat | Seed | Ping | Designations
 
 
 def parse(text: str | bytes) -> Inbound:
@@ -87,6 +98,8 @@ def parse(text: str | bytes) -> Inbound:
         return Seed(data["value"])
     if kind == "ping":
         return Ping()
+    if kind == "designations":
+        return _designations(data)
     raise BadMessage("unknown_type", f"unknown message type: {kind!r}")
 
 
@@ -108,3 +121,18 @@ def _action(data: dict[str, Any]) -> ActionMessage:
     if "action" not in data:
         raise BadMessage("bad_message", "an action message needs an action", client_id)
     return ActionMessage(client_id, data["action"])
+
+
+def _designations(data: dict[str, Any]) -> Designations:
+    client_id = data.get("id")
+    if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= MAX_CLIENT_ID
+                                      or isinstance(client_id, int)
+                                      and not isinstance(client_id, bool)):
+        raise BadMessage("bad_message", "an id is a string or an integer")
+    cards, meld = data.get("cards"), data.get("meld")
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_GROUP:
+        raise BadMessage("bad_message", f"designations needs 1 to {MAX_GROUP} cards", client_id)
+    if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool) or meld < 0):
+        raise BadMessage("bad_message", "meld is the index of a meld on the table, or null",
+                         client_id)
+    return Designations(client_id, cards, meld)

@@ -112,8 +112,19 @@ async def _start(room: Room, player_id: str, name: str, args: dict[str, Any]) ->
     return _room_out(room, player_id)
 
 
+async def _rematch(room: Room, player_id: str, name: str, args: dict[str, Any]
+                   ) -> dict[str, Any]:
+    await _info(room, player_id, name, {})
+    return {"settings": room.rematch_settings(player_id), "offered": room.rematch}
+
+
+async def _offer(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    room.seating.check_host(player_id)
+    return {"offered": room.offer_rematch(str(args["room"]), str(args["invite_code"]))}
+
+
 OPS: dict[str, Op] = {"info": _info, "invite": _invite, "join": _join, "leave": _leave,
-                      "bots": _bots, "start": _start}
+                      "bots": _bots, "start": _start, "rematch": _rematch, "offer": _offer}
 
 
 async def _call(request: Request, room_id: str, op: str, player: Player,
@@ -166,3 +177,30 @@ async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
 @router.post("/rooms/{room_id}/start")
 async def start(room_id: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
     return await _call(request, room_id, "start", player, {})
+
+
+@router.post("/rooms/{room_id}/rematch")
+async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
+                  request: Request) -> dict[str, Any]:
+    """Play again (docs/server.md): the host of a finished match opens a room with the same
+    game, options, stake, timers and computer players, and its players are invited over their
+    sockets. Asked again, it answers the room already offered."""
+    found = await _call(request, room_id, "rematch", player, {})
+    if found["offered"] is not None:
+        return await _call(request, found["offered"]["id"], "info", player, {})
+    s = found["settings"]
+    deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
+    room = await registry.create(player.id, player.name, s["game"], s["options"], s["seats"],
+                                 s["stake"], s["buy_in"], s["turn_seconds"], s["private"],
+                                 deals, s["spectator_chat"], s["grace_seconds"])
+    if s["bots"]:
+        await room.add_bots(player.id, s["bots"])
+    relay: Relay | None = request.app.state.relay
+    if relay is not None:
+        await relay.cluster.publish([room])
+    offered = await _call(request, room_id, "offer", player,
+                          {"room": room.id, "invite_code": room.record.invite_code})
+    if offered["offered"]["id"] != room.id:  # another call offered first: that one stands
+        await room.leave(player.id)  # and this one closes, deserted
+        return await _call(request, offered["offered"]["id"], "info", player, {})
+    return _room_out(room, player.id)

@@ -239,6 +239,12 @@ async def serve_message(room: Room, conn: Any, msg: messages.Inbound) -> None:
             conn.send(await room.seed(conn.player_id, msg.value))
         except RoomError as exc:
             conn.send(error(exc.code, exc.message))
+    elif isinstance(msg, messages.Designations):
+        try:
+            conn.send({"type": "designations", "id": msg.client_id, "cards": msg.cards,
+                       "meld": msg.meld, **room.designations(msg.cards, msg.meld)})
+        except RoomError as exc:
+            conn.send(error(exc.code, exc.message, msg.client_id))
     elif isinstance(msg, messages.Ping):
         conn.send({"type": "pong"})
     else:

@@ -51,8 +51,24 @@ def legal_types(st: State, seat: int) -> list[str]:
     elif st.phase is Phase.OPENING:
         types += ["discard"] + (["declare"] if "declare" in allowed else [])
     elif st.phase is Phase.PLAY:
-        types += [t for t in _PLAY_ORDER if t in allowed]
+        types += [t for t in _PLAY_ORDER if t in allowed and _phom_allows(st, seat, t)]
     return types
+
+
+def _phom_allows(st: State, seat: int, kind: str) -> bool:
+    """PHOM-9: the show only on the fourth turn, before it no discard on that turn, and
+    lay-offs only after it; other games are not restricted here."""
+    if not st.rules.game.phom:
+        return True
+    last = st.turns[seat] == phom.LAST_TURN
+    shown = st.shown[seat]
+    if kind == "show":
+        return last and not shown
+    if kind == "lay_off":
+        return last and shown
+    if kind == "discard":
+        return not last or shown
+    return True
 
 
 def legal_actions(st: State, seat: int) -> list[Action]:

@@ -61,6 +61,12 @@ class ConnectionSet:
             if conn is not skip:
                 conn.push(texts[seat])
 
+    def push_seated(self, text: str) -> None:
+        """To the players who hold a seat (not spectators)."""
+        for conn, seat in list(self._seats.items()):
+            if seat is not None:
+                conn.push(text)
+
     def push_all(self, text: str) -> None:
         for conn in list(self._seats):
             conn.push(text)

@@ -19,6 +19,8 @@ import orjson
 
 from app.bots import make_bot
 from app.engine.actions import Action, parse_action
+from app.engine.cards import parse_code
+from app.engine.designate import designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.games import match_rules
 from app.engine.state import Phase
@@ -55,6 +57,7 @@ class Room:
                                    record.grace_seconds, self.supervisor)
         self.window_deadline = 0.0
         self._bots: dict[int, Any] = {}
+        self.rematch: dict[str, str] | None = None  # the next room offered: id, invite code
 
     @property
     def id(self) -> str:
@@ -80,6 +83,7 @@ class Room:
             "private": r.private, "spectator_chat": r.spectator_chat, "status": r.status,
             "match_id": r.match_id, "players": self.seating.players(),
             "taken": len(r.taken),
+            "rematch": self.rematch["id"] if self.rematch is not None else None,
         }
 
     def stalled(self) -> bool:
@@ -112,6 +116,35 @@ class Room:
         self.connections.reseat(self.seating.acting_seat)
         self._replan()
         self._push_state([])
+
+    # --- play again -----------------------------------------------------------------------
+
+    def rematch_settings(self, player_id: str) -> dict[str, Any]:
+        """For the host once the match is over: what the next room copies (its computer players
+        counted; a seat a leaver handed to the computer is not one)."""
+        self.seating.check_host(player_id)
+        if self.record.status != "closed" or self.record.match_id is None:
+            raise RoomError("match_not_over", "a rematch is offered once the match is over")
+        r = self.record
+        bots = sum(1 for s in self.seating.seats if s is not None and s.bot and not s.player_id)
+        return {"game": r.game, "options": r.options, "seats": r.seats, "stake": r.stake,
+                "buy_in": r.buy_in, "turn_seconds": r.turn_seconds, "private": r.private,
+                "spectator_chat": r.spectator_chat, "grace_seconds": r.grace_seconds,
+                "deals": r.deals, "bots": bots}
+
+    def offer_rematch(self, room_id: str, invite_code: str) -> dict[str, str]:
+        """Invite this room's players to the next room (the first offer stands): a ``rematch``
+        message to each seated player's sockets, and the room's id in its summary."""
+        if self.rematch is None:
+            self.rematch = {"id": room_id, "invite_code": invite_code}
+            self.connections.push_seated(_encode(self._rematch_message()))
+            self._push_state([])
+        return self.rematch
+
+    def _rematch_message(self) -> dict[str, Any]:
+        assert self.rematch is not None  # noqa: S101 - only once offered
+        return {"type": "rematch", "from": self.id, "room": self.rematch["id"],
+                "invite_code": self.rematch["invite_code"]}
 
     # --- the match ------------------------------------------------------------------------
 
@@ -169,6 +202,22 @@ class Room:
         async with self.lock:
             committed = self.runner.set_client_seed(seat, value)
         return {"type": "seed", "value": value, "next_deal_commitment": committed}
+
+    def designations(self, cards: list[Any], meld: int | None) -> dict[str, Any]:
+        """The wild positions of ``cards`` and every valid listing of them (a new meld, or a
+        lay-off on the table's meld ``meld``): public knowledge, so any connection may ask."""
+        st = self.runner.state
+        try:
+            codes = [parse_code(c) for c in cards]
+        except RuleError as exc:
+            raise RoomError(exc.code, exc.message) from None
+        target = None
+        if meld is not None:
+            if st is None or meld >= len(st.melds):
+                raise RoomError("no_such_meld", f"there is no meld {meld} on the table")
+            target = st.melds[meld]
+        return {"wilds": open_wilds(codes, self.rules.meld),
+                "options": designations(codes, self.rules.meld, target)}
 
     async def _record_if_over(self) -> None:
         """A hand that just ended is recorded (and settled) before anyone is shown its end; if
@@ -317,6 +366,8 @@ class Room:
             self._replan()
             self._push_state([], skip=conn)  # the others see the presence change
         conn.push(_encode(message))
+        if self.rematch is not None and seat is not None:
+            conn.push(_encode(self._rematch_message()))
 
     def disconnect(self, conn: Connection) -> None:
         seat = self.seating.acting_seat(conn.player_id)

@@ -24,7 +24,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, Transfer
+from app.db.models import Account, RoomSeat, Transfer
 from app.services.errors import ServiceError
 
 BANK, WALLET, ESCROW = "bank", "wallet", "escrow"
@@ -104,6 +104,16 @@ async def wallet_of(session: AsyncSession, player_id: str) -> Account:
         {"kind": WALLET, "player_id": player_id, "balance": 0},
         {"index_elements": ["kind", "player_id"]},
     )
+
+
+async def escrows_of(session: AsyncSession, player_id: str) -> dict[str, int]:
+    """The chips ``player_id`` has at tables: each room's seat escrow that is not empty (a seat
+    a computer player took over still counts: its escrow returns to them at the end)."""
+    rows = await session.execute(
+        select(Account.room_id, Account.balance)
+        .join(RoomSeat, (RoomSeat.room_id == Account.room_id) & (RoomSeat.seat == Account.seat))
+        .where(Account.kind == ESCROW, RoomSeat.player_id == player_id, Account.balance > 0))
+    return {str(room_id): int(amount) for room_id, amount in rows.all()}
 
 
 async def escrow_for(session: AsyncSession, room_id: str, seat: int) -> Account:

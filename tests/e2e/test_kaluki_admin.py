@@ -165,7 +165,7 @@ def test_wild_card_designation_prompt(new_page: Any, server: dict[str, Any]) -> 
     page.click("[data-action=meld]")
     dialog = page.locator("[data-testid=designation]")
     expect(dialog).to_be_visible()
-    dialog.locator("select").select_option("KH")
+    dialog.locator("select").select_option(label="Joker as King of hearts")  # of K♥, K♠ only
     dialog.locator("button[type=submit]").click()
     expect(page.locator("[data-testid=meld-1]")).to_be_visible()
     expect(page.locator("[data-meld='1'] [data-card='JK:KH']")).to_be_visible()
