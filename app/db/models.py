@@ -20,6 +20,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -74,6 +75,9 @@ class Player(Base):
 
 # Usernames are unique without regard to case: `Ann` cannot register beside `ann`.
 Index("uq_players_username_lower", func.lower(Player.username), unique=True)
+# So are the display names of accounts (guests may share a name: they cannot keep one).
+Index("uq_players_account_name_lower", func.lower(Player.name), unique=True,
+      sqlite_where=text("NOT is_guest"), postgresql_where=text("NOT is_guest"))
 
 
 class AuthToken(Base):
@@ -181,6 +185,8 @@ class Room(Base):
     # computer player stands in.
     grace_seconds: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    # A rated room's finished match updates its players' ratings; every seat must be human.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     # Spectators (connected without a seat) may chat only where the host allowed it.
     spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False,
                                                  server_default=text("false"))
@@ -236,6 +242,10 @@ class Match(Base):
     status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     winner: Mapped[int | None] = mapped_column(Integer)
     totals: Mapped[list[int] | None] = mapped_column(JSON)
+    # Snapshots of the room's flags: a private match replays only for its players; a rated
+    # one updated its players' ratings when it finished.
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     created_at: Mapped[datetime] = _created()
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
@@ -335,4 +345,48 @@ class AdminView(Base):
     admin_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
     match_id: Mapped[str] = mapped_column(String(ID), ForeignKey("matches.id"), index=True)
     route: Mapped[str] = mapped_column(String(NAME))
+    created_at: Mapped[datetime] = _created()
+
+
+class Rating(Base):
+    """A player's skill rating at one game (OpenSkill's mu and sigma; `ordinal` = mu - 3 sigma
+    is what leaderboards rank by) and how many rated matches it has counted."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        CheckConstraint("matches >= 0", name="matches_nonnegative"),
+        CheckConstraint("sigma > 0", name="sigma_positive"),
+        Index("ix_ratings_game_ordinal", "game", "ordinal"),
+    )
+
+    player_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = _created()
+
+
+class RatingChange(Base):
+    """What one rated match did to one player's rating (shown on the result screen and the
+    profile); its key makes rating a match twice impossible."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(32))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = _created()
