@@ -137,6 +137,13 @@ class Settings(BaseSettings):
     api_docs: bool = False  # /docs and /openapi.json outside development
     dev_stacked_decks: bool = False
     starting_chips: Chips = 1000
+    # A player with no chips (wallet and seats' escrow) may claim this from the bank once per
+    # period (docs/server.md, "Top-up").
+    topup_chips: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 200
+    topup_period_seconds: Annotated[float, Field(ge=1, le=366 * MAX_SECONDS,
+                                                 allow_inf_nan=False)] = 86_400.0
+    # Rated matches a player needs at a game to appear on its leaderboard.
+    leaderboard_min_matches: Annotated[int, Field(ge=1, le=100_000)] = 5
 
     # Room timers (OPT-CALL-4 grace period, computer players, pause between hands).
     call_grace_seconds: Seconds = 3.0

@@ -18,6 +18,7 @@ Contracts shared by every helper here:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
@@ -52,6 +53,22 @@ class UnknownAccount(LedgerError):
     """No account has this id."""
 
     code = "unknown_account"
+
+
+class StillHasChips(LedgerError):
+    """A top-up is only for a player who holds no chips at all."""
+
+    code = "topup_has_chips"
+
+
+class TopUpTooSoon(LedgerError):
+    """The last top-up was less than a period ago; `next_at` is when the next may be claimed."""
+
+    code = "topup_too_soon"
+
+    def __init__(self, next_at: datetime) -> None:
+        super().__init__(f"the next top-up may be claimed at {next_at.isoformat()}")
+        self.next_at = next_at
 
 
 def _insert(session: AsyncSession, model: type[Any]) -> Any:
@@ -223,8 +240,10 @@ async def transfer(
     *,
     match_id: str | None = None,
     hand_no: int | None = None,
+    at: datetime | None = None,
 ) -> Transfer:
-    """Move `amount` chips from one account to another; idempotent by `key`.
+    """Move `amount` chips from one account to another; idempotent by `key`; `at` is the
+    transfer's time (default: now).
 
     A repeated key returns the first transfer unchanged and applies nothing, whatever the other
     arguments. Raises `InsufficientChips` (nothing written) if the payer holds too little,
@@ -241,7 +260,7 @@ async def transfer(
         raise InsufficientChips(from_id, locked[from_id].balance, amount)
     record = await _record(
         session, key, from_account=from_id, to_account=to_id, amount=amount, reason=reason,
-        match_id=match_id, hand_no=hand_no,
+        match_id=match_id, hand_no=hand_no, **({} if at is None else {"created_at": at}),
     )
     if record is None:
         return await _existing(session, key)
@@ -251,7 +270,8 @@ async def transfer(
 
 
 async def _from_bank(
-    session: AsyncSession, key: str, to_id: int, amount: int, reason: str
+    session: AsyncSession, key: str, to_id: int, amount: int, reason: str,
+    at: datetime | None = None,
 ) -> Transfer:
     """Pay from the bank, minting first whatever the bank lacks (key `mint:{key}`)."""
     existing = await find_transfer(session, key)
@@ -261,7 +281,7 @@ async def _from_bank(
     held = (await lock_accounts(session, [bank.id, to_id]))[bank.id].balance
     if held < amount:
         await mint(session, f"mint:{key}", amount - held)
-    return await transfer(session, key, bank.id, to_id, amount, reason)
+    return await transfer(session, key, bank.id, to_id, amount, reason, at=at)
 
 
 async def grant(session: AsyncSession, player_id: str, amount: int) -> Transfer | None:
@@ -270,6 +290,46 @@ async def grant(session: AsyncSession, player_id: str, amount: int) -> Transfer 
         return None
     wallet = await wallet_of(session, player_id)
     return await _from_bank(session, f"grant:{player_id}", wallet.id, amount, "grant")
+
+
+async def last_top_up(session: AsyncSession, wallet_id: int) -> Transfer | None:
+    """The wallet's latest top-up, if any."""
+    return await session.scalar(
+        select(Transfer).where(Transfer.to_account == wallet_id, Transfer.reason == "topup")
+        .order_by(Transfer.id.desc()).limit(1))
+
+
+async def top_up(
+    session: AsyncSession,
+    player_id: str,
+    amount: int,
+    period: timedelta,
+    now: datetime,
+    escrow_ids: Iterable[int] = (),
+) -> Transfer:
+    """Pay a player who holds no chips `amount` from the bank (minting what it lacks), at most
+    once per `period`; the key `topup:{player_id}:{n}` counts the player's top-ups.
+
+    `escrow_ids` are the escrows of the seats the player sits in: chips there are still theirs.
+    Every account involved is locked first, in one ascending order, so two claims at once
+    serialise and the second sees the first. Raises `StillHasChips` or `TopUpTooSoon`
+    (nothing written).
+    """
+    _check_amount(amount)
+    bank = await ensure_bank(session)
+    wallet = await wallet_of(session, player_id)
+    escrows = list(escrow_ids)
+    locked = await lock_accounts(session, [bank.id, wallet.id, *escrows])
+    if any(locked[i].balance > 0 for i in [wallet.id, *escrows]):
+        raise StillHasChips("a top-up is only for a player with no chips, in the wallet or "
+                            "at a table")
+    last = await last_top_up(session, wallet.id)
+    if last is not None and last.created_at + period > now:
+        raise TopUpTooSoon(last.created_at + period)
+    count = await session.scalar(select(func.count()).select_from(Transfer).where(
+        Transfer.to_account == wallet.id, Transfer.reason == "topup"))
+    return await _from_bank(session, f"topup:{player_id}:{count}", wallet.id, amount, "topup",
+                            at=now)
 
 
 # --- rooms ------------------------------------------------------------------------------------

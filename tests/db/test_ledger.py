@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -215,10 +216,44 @@ async def test_buy_in_and_cash_out(sessions: Sessions) -> None:
         assert balances[escrows[0]] == balances[escrows[1]] == 0
 
 
+async def test_top_up_only_when_broke_and_once_per_period(sessions: Sessions) -> None:
+    """A player at zero is paid from the bank (minting what it lacks), with key topup:{id}:{n};
+    a second claim within the period is refused with the time of the next, and so is a claim by
+    a player whose chips sit in a seat's escrow."""
+    start = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    hour = timedelta(hours=1)
+    async with sessions() as session, session.begin():
+        player = await bare_player(session)
+        first = await ledger.top_up(session, player, 50, hour, start)
+    assert (first.idempotency_key, first.amount, first.reason) == (f"topup:{player}:0", 50,
+                                                                   "topup")
+    async with sessions() as session, session.begin():
+        wallet = await ledger.wallet_of(session, player)
+        escrow = await ledger.escrow_for(session, "room", 0)
+        await ledger.transfer(session, "sit", wallet.id, escrow.id, 50, "buy_in")
+    with pytest.raises(ledger.StillHasChips):
+        async with sessions() as session, session.begin():
+            await ledger.top_up(session, player, 50, hour, start + 2 * hour, [escrow.id])
+    async with sessions() as session, session.begin():
+        await ledger.transfer(session, "lose", escrow.id, (await ledger.ensure_bank(session)).id,
+                              50, "hand")
+    with pytest.raises(ledger.TopUpTooSoon) as refused:
+        async with sessions() as session, session.begin():
+            await ledger.top_up(session, player, 50, hour, start + hour / 2, [escrow.id])
+    assert refused.value.next_at == start + hour
+    async with sessions() as session, session.begin():
+        second = await ledger.top_up(session, player, 50, hour, start + hour, [escrow.id])
+    assert second.idempotency_key == f"topup:{player}:1" and second.created_at == start + hour
+    async with sessions() as session:
+        assert await ledger.balance(session, wallet.id) == 50
+        await check_invariants(session)
+
+
 # --- the state machine ----------------------------------------------------------------------
 
 T = TypeVar("T")
 ROOM = "room"
+TOP_UP_PERIOD = timedelta(hours=1)
 SEATS = 4
 
 MACHINE_SETTINGS = settings(
@@ -246,6 +281,9 @@ class LedgerMachine(RuleBasedStateMachine):
         self.hands: list[tuple[int, list[tuple[int, int, int]], int]] = []
         self.escrows: dict[int, int] = {}
         self.counter = 0
+        self.wallets: dict[int, str] = {}  # wallet id -> its player
+        self.last_top_up: dict[int, datetime] = {}  # wallet id -> time of its latest top-up
+        self.clock = datetime(2026, 1, 1, tzinfo=UTC)  # the machine's own time, only forward
 
     def run(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         async def transaction() -> T:
@@ -277,10 +315,44 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule()
     def open_wallet(self) -> None:
-        async def work(session: AsyncSession) -> int:
-            return (await ledger.wallet_of(session, await bare_player(session))).id
+        async def work(session: AsyncSession) -> tuple[int, str]:
+            player = await bare_player(session)
+            return (await ledger.wallet_of(session, player)).id, player
 
-        self.balances[self.run(work)] = 0
+        wallet, player = self.run(work)
+        self.balances[wallet] = 0
+        self.wallets[wallet] = player
+
+    @precondition(lambda self: bool(self.wallets))
+    @rule(data=st.data(), amount=st.integers(1, 300), wait=st.sampled_from([0, 3599, 3600, 9000]))
+    def top_up(self, data: st.DataObject, amount: int, wait: int) -> None:
+        """A claim `wait` seconds after the previous step, with a period of an hour; the
+        player's escrow counts as theirs (one seat's escrow, when there is one)."""
+        wallet = data.draw(st.sampled_from(sorted(self.wallets)))
+        escrow = [self.escrows[min(self.escrows)]] if self.escrows else []
+        self.clock += timedelta(seconds=wait)
+        now = self.clock
+        try:
+            made = self.run(lambda s: ledger.top_up(s, self.wallets[wallet], amount, TOP_UP_PERIOD,
+                                                    now, escrow))
+        except ledger.StillHasChips:
+            event("top-up: has chips")
+            assert any(self.balances[a] > 0 for a in [wallet, *escrow])
+            return
+        except ledger.TopUpTooSoon as exc:
+            event("top-up: too soon")
+            assert exc.next_at == self.last_top_up[wallet] + TOP_UP_PERIOD > now
+            return
+        assert all(self.balances[a] == 0 for a in [wallet, *escrow])
+        assert wallet not in self.last_top_up or self.last_top_up[wallet] + TOP_UP_PERIOD <= now
+        assert (made.amount, made.to_account, made.created_at) == (amount, wallet, now)
+        event("top-up: paid")
+        self.applied[made.idempotency_key] = made.id
+        self.last_top_up[wallet] = now
+        shortfall = max(0, amount - self.balances[self.bank])
+        self.minted += shortfall
+        self.balances[self.bank] += shortfall - amount
+        self.balances[wallet] += amount
 
     @rule(amount=st.integers(1, 500), reuse=st.booleans())
     def mint(self, amount: int, reuse: bool) -> None:
