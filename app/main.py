@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
 from app import __version__
-from app.api import admin, auth, edge, games, health, me, rooms, ws
+from app.api import admin, auth, edge, games, health, me, players, rooms, ws
 from app.api.outage import add_outage_handlers
 from app.api.relay import Relay
 from app.api.sockets import SocketIndex
@@ -40,7 +40,10 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 _STATUS = {"not_found": 404, "no_such_room": 404, "not_host": 403, "invite_required": 403,
            "invalid_credentials": 401, "username_taken": 409, "insufficient_chips": 409,
            "room_full": 409, "room_started": 409, "seats_empty": 409, "not_seated": 409,
-           "match_not_over": 409, "try_again": 503, "storage_unavailable": 503}
+           "match_not_over": 409, "try_again": 503, "storage_unavailable": 503,
+           "name_taken": 409, "not_a_guest": 409, "topup_has_chips": 409,
+           "topup_too_soon": 409, "match_in_progress": 409, "private_match": 403,
+           "rated_room_humans_only": 409}
 
 
 @asynccontextmanager
@@ -128,7 +131,7 @@ def create_app() -> FastAPI:
     app.add_exception_handler(RoomError, _refusal)
     app.add_exception_handler(ServiceError, _refusal)
     add_outage_handlers(app)
-    for module in (health, games, auth, me, rooms, admin):
+    for module in (health, games, auth, me, players, rooms, admin):
         app.include_router(module.router)
     app.mount("/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static")
     return app

@@ -30,6 +30,10 @@ class CredentialsIn(BaseModel):
     password: str = Field(max_length=256)
 
 
+class AccountIn(CredentialsIn):
+    name: str | None = Field(None, max_length=64)  # the display name; default: kept
+
+
 def _answer(token: str, player: Player) -> dict[str, Any]:
     return {"token": token, "player": {"id": player.id, "name": player.name,
                                        "role": player.role}}
@@ -60,11 +64,22 @@ async def guest(body: GuestIn, session: SessionDep, request: Request) -> dict[st
 
 
 @router.post("/register")
-async def register(body: CredentialsIn, session: SessionDep, request: Request) -> dict[str, Any]:
+async def register(body: AccountIn, session: SessionDep, request: Request) -> dict[str, Any]:
     await _take(request, (request.app.state.limits.registration, _address(request)))
     async with session.begin():
-        player = await accounts.register(session, body.username, body.password)
+        player = await accounts.register(session, body.username, body.password, name=body.name)
         token = await accounts.issue_token(session, player.id)
+    return _answer(token, player)
+
+
+@router.post("/upgrade")
+async def upgrade(body: AccountIn, guest: CurrentPlayer, token: BearerToken,
+                  session: SessionDep, request: Request) -> dict[str, Any]:
+    """A guest becomes an account and keeps its id, chips and history (and this token)."""
+    await _take(request, (request.app.state.limits.registration, _address(request)))
+    async with session.begin():
+        player = await accounts.upgrade_guest(session, guest.id, body.username, body.password,
+                                              body.name)
     return _answer(token, player)
 
 

@@ -57,6 +57,19 @@ async def _current_player(request: Request, token: BearerToken) -> Player:
 CurrentPlayer = Annotated[Player, Depends(_current_player)]
 
 
+async def _optional_player(
+        request: Request,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> Player | None:
+    """The caller if they sent a token (refused if it is bad), else None: for public reads."""
+    if credentials is None:
+        return None
+    return await _current_player(request, credentials.credentials)
+
+
+OptionalPlayer = Annotated[Player | None, Depends(_optional_player)]
+
+
 async def _admin_player(player: CurrentPlayer) -> Player:
     if player.role != "admin":
         raise http_error(403, "forbidden", "admins only")

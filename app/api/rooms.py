@@ -32,6 +32,7 @@ class RoomIn(BaseModel):
     grace_seconds: int = 60
     private: bool = False
     spectator_chat: bool = False
+    rated: bool = False  # ratings change after the match; people only, no computer players
     deals: list[dict[str, Any]] | None = None
 
 
@@ -59,7 +60,8 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
                          "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
     room = await registry.create(player.id, player.name, body.game, body.options, body.seats,
                                  body.stake, body.buy_in, body.turn_seconds, body.private,
-                                 body.deals, body.spectator_chat, body.grace_seconds)
+                                 body.deals, body.spectator_chat, body.grace_seconds,
+                                 body.rated)
     relay: Relay | None = request.app.state.relay
     if relay is not None:
         await relay.cluster.publish([room])

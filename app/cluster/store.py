@@ -35,13 +35,13 @@ class OwnedStore:
         self.fenced = 0  # writes the database refused: another process had taken the room
         self.unleased = 0  # writes not attempted: the lease had run out here
 
-    async def _write(self, room: RoomRecord, write: Any) -> None:
+    async def _write(self, room: RoomRecord, write: Any) -> Any:
         if room.fence is not None and not self.leases.holds(room.id):
             write.close()
             self.unleased += 1
             raise NotOwner(f"this process does not hold room {room.id} now")
         try:
-            await write
+            return await write
         except StaleOwner:
             self.fenced += 1
             log.warning("room %s: a write was fenced off: another process holds the room",
@@ -77,8 +77,10 @@ class OwnedStore:
         await self._write(room, self.inner.record_hand(room, match_id, hand_no, result))
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str,
-                           winner: int | None, totals: list[int]) -> None:
-        await self._write(room, self.inner.finish_match(room, match_id, status, winner, totals))
+                           winner: int | None, totals: list[int]) -> list[dict[str, Any]]:
+        changes: list[dict[str, Any]] = await self._write(
+            room, self.inner.finish_match(room, match_id, status, winner, totals))
+        return changes
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
                        player_id: str | None, name: str, text: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .game import new_match
@@ -27,8 +28,10 @@ def run_replay(log: object) -> dict[str, Any]:
     }
 
 
-def replay_steps(log: object) -> list[dict[str, Any]]:
-    """Every state of a match log: after each deal and after each action (the admin replay).
+def replay_steps(log: object,
+                 view: Callable[[State], dict[str, Any]] = State.to_json) -> list[dict[str, Any]]:
+    """Every state of a match log: after each deal and after each action, each shown through
+    ``view`` (the admin replay: the full state; a player's: ``views.player_view`` for a seat).
 
     A rejected action (which a recorded log never holds) ends the list with its error.
     """
@@ -38,7 +41,7 @@ def replay_steps(log: object) -> list[dict[str, Any]]:
         entry = step.entry
         out = {"hand": step.hand, "index": step.index, "seat": step.seat,
                "action": None if entry is None else entry.action_json(),
-               "state": step.state.to_json()}
+               "state": view(step.state)}
         if step.error is not None:
             out["error"] = {"code": step.error.code, "message": step.error.message}
         steps.append(out)

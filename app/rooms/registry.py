@@ -33,7 +33,8 @@ class RoomRegistry:
     async def create(self, host_id: str, host_name: str, game: str, options: dict[str, Any],
                      seats: int, stake: int, buy_in: int, turn_seconds: int, private: bool,
                      deals: list[dict[str, Any]] | None = None,
-                     spectator_chat: bool = False, grace_seconds: int = 60) -> Room:
+                     spectator_chat: bool = False, grace_seconds: int = 60,
+                     rated: bool = False) -> Room:
         """Validate the host's choices with the engine, persist the room, seat the host."""
         if deals is not None and (stake or buy_in):
             raise RoomError("deals_not_allowed", "stacked deals are for free play only: a room "
@@ -55,7 +56,8 @@ class RoomRegistry:
                             options=options, seats=seats, stake=stake, buy_in=buy_in,
                             turn_seconds=turn_seconds, private=private,
                             invite_code=secrets.token_urlsafe(9), deals=deals,
-                            spectator_chat=spectator_chat, grace_seconds=grace_seconds)
+                            spectator_chat=spectator_chat, grace_seconds=grace_seconds,
+                            rated=rated)
         if self.claim is not None:
             await self.claim(record.id)
             record.fence = 1

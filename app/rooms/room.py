@@ -80,7 +80,8 @@ class Room:
             "id": r.id, "host_id": r.host_id, "game": r.game, "options": r.options,
             "seats": r.seats, "stake": r.stake, "buy_in": r.buy_in,
             "turn_seconds": r.turn_seconds, "grace_seconds": r.grace_seconds,
-            "private": r.private, "spectator_chat": r.spectator_chat, "status": r.status,
+            "private": r.private, "spectator_chat": r.spectator_chat, "rated": r.rated,
+            "status": r.status,
             "match_id": r.match_id, "players": self.seating.players(),
             "taken": len(r.taken),
             "rematch": self.rematch["id"] if self.rematch is not None else None,
@@ -387,6 +388,8 @@ class Room:
         table["presence"] = self.scheduler.presence(st.players)
         table["turn_deadline"] = self.scheduler.deadline
         table.update(self.runner.deal_info())
+        if st.game_over and self.record.rated:
+            table["rating_changes"] = self.runner.rating_changes
         return table
 
     def _state_message(self, seat: int | None, events: Events,

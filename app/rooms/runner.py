@@ -49,6 +49,8 @@ class MatchRunner:
         self.next_server_seed = _server_seed()  # the next seeded hand's, committed in views
         self.client_seeds: dict[int, str] = {}  # seat -> its seed for that hand
         self.seeds: DealSeeds | None = None  # the hand in play's; None: a stacked deal
+        # A rated room's finished match: what it did to each player's rating (docs/server.md).
+        self.rating_changes: list[dict[str, Any]] = []
 
     @property
     def next_commitment(self) -> str | None:
@@ -206,8 +208,8 @@ class MatchRunner:
             await self.store.record_hand(self.record, self.match_id, st.hand_no, result)
             self.recorded_hands = len(st.results)
         if st.game_over and self.record.status != "closed":
-            await self.store.finish_match(self.record, self.match_id, "finished", st.game_winner,
-                                          list(st.totals))
+            self.rating_changes = await self.store.finish_match(
+                self.record, self.match_id, "finished", st.game_winner, list(st.totals))
             self.record.status = "closed"
 
     async def abandon(self) -> None:

@@ -76,6 +76,9 @@ class Seating:
     async def add_bots(self, player_id: str, count: int) -> list[int]:
         self.check_host(player_id)
         self.check_waiting()
+        if self.record.rated:
+            raise RoomError("rated_room_humans_only", "a rated room seats people only: invite "
+                            "players instead of adding computer players")
         free = [i for i, s in enumerate(self.seats) if s is None]
         if count < 1 or count > len(free):
             raise RoomError("bad_count", f"there are {len(free)} free seats")

@@ -38,8 +38,9 @@ class MatchStore(Protocol):
         """Store a finished hand's result and settle its payments from escrow."""
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str,
-                           winner: int | None, totals: list[int]) -> None:
-        """Close the match and return every seat's escrow."""
+                           winner: int | None, totals: list[int]) -> list[dict[str, Any]]:
+        """Close the match and return every seat's escrow; a rated room's finished match
+        updates its players' ratings, and the changes are returned (docs/server.md)."""
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
                        player_id: str | None, name: str, text: str) -> None: ...

@@ -71,6 +71,14 @@ class InvalidCredentials(AccountError):
     code = "invalid_credentials"
 
 
+class NameTaken(AccountError):
+    code = "name_taken"
+
+
+class NotAGuest(AccountError):
+    code = "not_a_guest"
+
+
 # --- validation and hashing -------------------------------------------------------------------
 
 
@@ -135,6 +143,26 @@ def token_hash(token: str) -> str:
 # --- players ----------------------------------------------------------------------------------
 
 
+async def _check_name_free(session: AsyncSession, name: str, player_id: str | None) -> None:
+    """Account display names are unique without regard to case (guests may share theirs)."""
+    holder = await session.scalar(select(Player.id).where(
+        func.lower(Player.name) == name.lower(), Player.is_guest.is_(False)))
+    if holder is not None and holder != player_id:
+        raise NameTaken(f"the name {name!r} is taken by another account (names that differ "
+                        "only in letter case are the same): choose another")
+
+
+async def _flush_account(session: AsyncSession, player: Player) -> None:
+    """Write the account's row; a racing duplicate username or name is refused by its index."""
+    try:
+        async with session.begin_nested():
+            session.add(player)
+            await session.flush()
+    except IntegrityError as exc:
+        raise UsernameTaken(f"username {player.username!r} or name {player.name!r} is taken"
+                            ) from exc
+
+
 async def _add_player(session: AsyncSession, player: Player, starting_chips: int | None) -> Player:
     """Insert the player (UsernameTaken on a duplicate) and give the starting grant."""
     try:
@@ -173,19 +201,65 @@ async def register(
 ) -> Player:
     """A new registered player (display name defaults to the username) with the starting grant.
 
-    Raises `InvalidUsername`, `WeakPassword`, `InvalidName` or `UsernameTaken`.
+    Raises `InvalidUsername`, `WeakPassword`, `InvalidName`, `UsernameTaken` or `NameTaken`.
     """
     check_username(username)
     check_password(password)
     display = check_name(name if name is not None else username)
-    if await _by_username(session, username) is not None:
-        raise UsernameTaken(f"username {username!r} is taken (usernames that differ only in "
-                            "letter case are the same)")
+    await _check_username_free(session, username)
+    await _check_name_free(session, display, None)
     password_hash = await hash_password(password)
     player = Player(
         name=display, username=username, password_hash=password_hash, is_guest=False, role=role
     )
     return await _add_player(session, player, starting_chips)
+
+
+async def _check_username_free(session: AsyncSession, username: str) -> None:
+    if await _by_username(session, username) is not None:
+        raise UsernameTaken(f"username {username!r} is taken (usernames that differ only in "
+                            "letter case are the same)")
+
+
+async def _row(session: AsyncSession, player_id: str) -> Player:
+    player = await session.get(Player, player_id)
+    if player is None:
+        raise InvalidCredentials("no such player")
+    return player
+
+
+async def upgrade_guest(session: AsyncSession, player_id: str, username: str, password: str,
+                        name: str | None = None) -> Player:
+    """Make a guest an account in place: the same id, so the same chips, history and tokens.
+    The display name stays unless `name` is given (either must be free among accounts).
+
+    Raises `NotAGuest`, `InvalidUsername`, `WeakPassword`, `InvalidName`, `UsernameTaken` or
+    `NameTaken`; nothing changes then.
+    """
+    player = await _row(session, player_id)
+    if not player.is_guest:
+        raise NotAGuest("this player is already an account")
+    check_username(username)
+    check_password(password)
+    display = check_name(name if name is not None else player.name)
+    await _check_username_free(session, username)
+    await _check_name_free(session, display, player.id)
+    password_hash = await hash_password(password)
+    player.username, player.password_hash = username, password_hash
+    player.is_guest, player.name = False, display
+    await _flush_account(session, player)
+    return player
+
+
+async def rename(session: AsyncSession, player_id: str, name: str) -> Player:
+    """Change the display name: an account's must be free among accounts (`NameTaken`)."""
+    player = await _row(session, player_id)
+    display = check_name(name)
+    if not player.is_guest:
+        await _check_name_free(session, display, player.id)
+    player.name = display
+    await _flush_account(session, player)
+    return player
 
 
 async def login(session: AsyncSession, username: str, password: str) -> Player:

@@ -29,6 +29,7 @@ class RoomRecord:
     private: bool
     invite_code: str
     spectator_chat: bool = False  # spectators (no seat) may chat too
+    rated: bool = False  # a finished match updates its players' ratings; people only
     grace_seconds: int = 60  # no turn timer: a computer player stands in for one gone this long
     status: str = "waiting"
     match_id: str | None = None

@@ -26,7 +26,7 @@ from app.db.models import (
     Room,
     RoomSeat,
 )
-from app.services import ledger
+from app.services import ledger, ratings
 from app.services.logwriter import LogWriter, check_fence
 from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
 
@@ -60,7 +60,8 @@ class SqlMatchStore:
         async with self.sessions() as s, s.begin():
             await _fenced(s, room)
             s.add(Match(id=match_id, room_id=room.id, game=room.game, options=room.options,
-                        players=players, stake=room.stake, status="active"))
+                        players=players, stake=room.stake, status="active",
+                        private=room.private, rated=room.rated))
             await s.flush()
             for seat in room.taken:
                 s.add(MatchSeat(match_id=match_id, seat=seat.seat, player_id=seat.player_id,
@@ -102,8 +103,9 @@ class SqlMatchStore:
                 await ledger.settle_hand(s, match_id, hand_no, payments, room.stake, escrows)
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str, winner: int | None,
-                           totals: list[int]) -> None:
-        """Close the match and the room, and return every seat's escrow."""
+                           totals: list[int]) -> list[dict[str, Any]]:
+        """Close the match and the room, return every seat's escrow and, for a rated room's
+        finished match, update its players' ratings; returns the rating changes."""
         async with self.sessions() as s, s.begin():
             await _fenced(s, room)
             await s.execute(update(Match).where(Match.id == match_id).values(
@@ -112,6 +114,14 @@ class SqlMatchStore:
                 await ledger.cash_out(s, f"cashout:{match_id}:{seat.seat}", room.id, seat.seat,
                                       player_id=seat.player_id)
             await s.execute(update(Room).where(Room.id == room.id).values(status="closed"))
+            changes = []
+            if status == "finished" and room.rated:
+                people = [ratings.Seated(x.seat, x.player_id) for x in room.taken
+                          if x.player_id is not None]
+                changes = await ratings.rate_match(
+                    s, match_id, room.game, people,
+                    ratings.finishing_ranks(room.game, totals, winner))
+            return [ratings.change_json(c) for c in changes]
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
                        player_id: str | None, name: str, text: str) -> None:
@@ -226,7 +236,7 @@ async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
               "seats": room.seats, "stake": room.stake, "buy_in": room.buy_in,
               "turn_seconds": room.turn_seconds, "grace_seconds": room.grace_seconds,
               "private": room.private, "spectator_chat": room.spectator_chat,
-              "invite_code": room.invite_code, "status": room.status,
+              "rated": room.rated, "invite_code": room.invite_code, "status": room.status,
               "match_id": room.match_id, "dev_deals": room.deals}
     if row is None:
         s.add(Room(id=room.id, fence=room.fence or 0, **values))
@@ -252,6 +262,7 @@ def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
         seats=room.seats, stake=room.stake, buy_in=room.buy_in,
         turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds, private=room.private,
         invite_code=room.invite_code or "", spectator_chat=room.spectator_chat,
+        rated=room.rated,
         status=room.status, match_id=room.match_id,
         taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],
         deals=room.dev_deals, fence=room.fence or None)  # 0: never taken by a process

@@ -1,0 +1,112 @@
+"""Skill ratings per game, with OpenSkill's Plackett-Luce model (docs/server.md, "Ratings").
+
+A finished match of a rated room (every seat a person) updates its players' ratings at that
+game, in the transaction that finishes the match; computer players and unrated rooms are never
+rated. The match's order of finish: the winner first, then the others by their totals (highest
+first, or lowest for the games where the lowest total wins); equal totals share a place.
+A player's `ordinal` (mu - 3 sigma, 0 for a new player) is the rating shown and ranked by.
+Nothing here commits: the caller owns the transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.base import utcnow
+from app.db.models import Rating, RatingChange
+from app.engine.games import game_def
+
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A person at a seat of a finished match."""
+
+    seat: int
+    player_id: str
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The displayed rating: the model's conservative estimate."""
+    return float(MODEL.rating(mu=mu, sigma=sigma).ordinal())
+
+
+def finishing_ranks(game: str, totals: Sequence[int], winner: int | None) -> list[int]:
+    """Each seat's place (0 best): the winner first, then by total; ties share a place."""
+    lowest = game_def(game).lowest_wins
+
+    def better(a: int, b: int) -> bool:
+        return totals[a] < totals[b] if lowest else totals[a] > totals[b]
+
+    seats = range(len(totals))
+    return [0 if s == winner else
+            (winner is not None) + sum(1 for o in seats if o != winner and better(o, s))
+            for s in seats]
+
+
+async def _locked(session: AsyncSession, game: str, player_ids: list[str]) -> dict[str, Rating]:
+    """The players' ratings at `game`, made at the model's defaults where missing, locked in
+    player id order (two matches finishing at once cannot deadlock)."""
+    out: dict[str, Rating] = {}
+    for player_id in sorted(set(player_ids)):
+        query = select(Rating).where(Rating.player_id == player_id, Rating.game == game)
+        if session.get_bind().dialect.name == "postgresql":
+            query = query.with_for_update()
+        rating = await session.scalar(query)
+        if rating is None:
+            fresh = MODEL.rating()
+            rating = Rating(player_id=player_id, game=game, mu=fresh.mu, sigma=fresh.sigma,
+                            ordinal=ordinal(fresh.mu, fresh.sigma), matches=0)
+            session.add(rating)
+            await session.flush()
+        out[player_id] = rating
+    return out
+
+
+async def rate_match(session: AsyncSession, match_id: str, game: str, seated: list[Seated],
+                     ranks: Sequence[int]) -> list[RatingChange]:
+    """Update the ratings of the people at a finished match from their places (`ranks`, by
+    seat); a match already rated is returned as it was rated, changing nothing."""
+    done = await changes_of(session, match_id)
+    if done or len(seated) < 2:
+        return done
+    ratings = await _locked(session, game, [p.player_id for p in seated])
+    before = [ratings[p.player_id] for p in seated]
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = MODEL.rate(teams, ranks=[ranks[p.seat] for p in seated])
+    changes = []
+    for person, rating, (new,) in zip(seated, before, after, strict=True):
+        changes.append(RatingChange(
+            match_id=match_id, player_id=person.player_id, seat=person.seat, game=game,
+            rank=ranks[person.seat], mu_before=rating.mu, sigma_before=rating.sigma,
+            mu_after=new.mu, sigma_after=new.sigma))
+        rating.mu, rating.sigma = new.mu, new.sigma
+        rating.ordinal = ordinal(new.mu, new.sigma)
+        rating.matches += 1
+        rating.updated_at = utcnow()
+    session.add_all(changes)
+    await session.flush()
+    return changes
+
+
+async def changes_of(session: AsyncSession, match_id: str) -> list[RatingChange]:
+    """What a match did to its players' ratings, by seat (none for an unrated match)."""
+    return list(await session.scalars(select(RatingChange).where(
+        RatingChange.match_id == match_id).order_by(RatingChange.seat)))
+
+
+def change_json(change: RatingChange) -> dict[str, Any]:
+    """A rating change as the result screen and the history show it."""
+    before = ordinal(change.mu_before, change.sigma_before)
+    after = ordinal(change.mu_after, change.sigma_after)
+    return {"seat": change.seat, "player_id": change.player_id, "rank": change.rank,
+            "before": round(before, 2), "after": round(after, 2),
+            "delta": round(after - before, 2), "mu": change.mu_after,
+            "sigma": change.sigma_after}
