@@ -1,10 +1,15 @@
-// The player client: a hash router (#/ lobby, #/host, #/room/{id}, #/join/{invite}).
+// The player client: a hash router (#/ lobby, #/host, #/room/{id}, #/join/{invite}, #/history,
+// #/replay/{match}, #/player/{id}, #/leaderboard/{game}, #/account).
 import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, LiveRegion, toast, errorText } from './ui.js';
 import { t, setLang, preferredLang } from './i18n.js';
 import { api, session, revokeToken } from './api.js';
 import { Entry, Lobby } from './lobby.js';
 import { HostForm } from './host.js';
 import { RoomView } from './table.js';
+import { History, PlayerReplay } from './history.js';
+import { Profile } from './profile.js';
+import { Leaderboard } from './board.js';
+import { Account } from './account.js';
 import { AtTables } from './chips.js';
 
 function parseRoute() {
@@ -12,6 +17,11 @@ function parseRoute() {
   if (parts[0] === 'room' && parts[1]) return { name: 'room', id: parts[1] };
   if (parts[0] === 'join' && parts[1]) return { name: 'join', code: parts[1] };
   if (parts[0] === 'host') return { name: 'host' };
+  if (parts[0] === 'history') return { name: 'history' };
+  if (parts[0] === 'replay' && parts[1]) return { name: 'replay', id: parts[1] };
+  if (parts[0] === 'player' && parts[1]) return { name: 'player', id: parts[1] };
+  if (parts[0] === 'leaderboard') return { name: 'leaderboard', game: parts[1] || 'standard' };
+  if (parts[0] === 'account') return { name: 'account' };
   return { name: 'lobby' };
 }
 
@@ -76,10 +86,13 @@ function Header({ me, onLogout }) {
   return html`<header class="topbar">
     <a class="brand" href="#/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('app.title')}</a>
     <nav class="topnav">
-      ${me && html`<a href="#/">${t('nav.lobby')}</a> <a href="#/host">${t('nav.host')}</a>`}
+      ${me && html`<a href="#/">${t('nav.lobby')}</a> <a href="#/host">${t('nav.host')}</a>
+        <a href="#/history" data-testid="nav-history">${t('history.nav')}</a>
+        <a href="#/leaderboard/standard" data-testid="nav-board">${t('board.nav')}</a>
+        <a href="#/account" data-testid="nav-account">${t('account.nav')}</a>`}
     </nav>
     <div class="topright">
-      ${me && html`<span class="who" data-testid="me-name">${me.name}</span>
+      ${me && html`<a class="who" href=${'#/player/' + me.id} data-testid="me-name">${me.name}</a>
         <span class="chips" data-testid="balance" title=${t('me.balance')}>
           <span aria-hidden="true">\u25CF</span> ${t('me.chips', { n: me.balance })}</span>
         <${AtTables} me=${me} />
@@ -136,6 +149,11 @@ function App() {
   else if (route.name === 'room') body = html`<${RoomView} key=${route.id} id=${route.id} me=${me} refreshMe=${refreshMe} />`;
   else if (route.name === 'join') body = html`<${JoinInvite} code=${route.code} />`;
   else if (route.name === 'host') body = html`<${HostForm} />`;
+  else if (route.name === 'history') body = html`<${History} />`;
+  else if (route.name === 'replay') body = html`<${PlayerReplay} key=${route.id} id=${route.id} />`;
+  else if (route.name === 'player') body = html`<${Profile} key=${route.id} id=${route.id} me=${me} />`;
+  else if (route.name === 'leaderboard') body = html`<${Leaderboard} game=${route.game} meId=${me.id} />`;
+  else if (route.name === 'account') body = html`<${Account} me=${me} refreshMe=${refreshMe} />`;
   else body = html`<${Lobby} me=${me} />`;
 
   return html`<div class=${'app route-' + route.name}>

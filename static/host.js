@@ -85,6 +85,7 @@ export function HostForm() {
   const [turnSeconds, setTurnSeconds] = useState(0);
   const [graceSeconds, setGraceSeconds] = useState(60);
   const [priv, setPriv] = useState(false);
+  const [rated, setRated] = useState(false);
   const [spectatorChat, setSpectatorChat] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -128,7 +129,7 @@ export function HostForm() {
       const body = { game: game.key, options: collectOptions(game.options_schema, values), seats: Number(seats),
                      stake: Number(stake) || 0, buy_in: Number(buyIn) || 0, turn_seconds: Number(turnSeconds) || 0,
                      grace_seconds: graceSeconds === '' ? 60 : Number(graceSeconds),
-                     private: priv, spectator_chat: spectatorChat };
+                     private: priv, spectator_chat: spectatorChat, rated };
       if (deals) body.deals = deals;
       const room = await api('/api/rooms', { method: 'POST', body });
       location.hash = `#/room/${room.id}`;
@@ -183,6 +184,11 @@ export function HostForm() {
           <input type="checkbox" id="private" name="private" checked=${priv} onChange=${(e) => setPriv(e.target.checked)} />
           <label for="private">${t('host.private')}</label>
           <p class="help">${t('host.private_help')}</p>
+        </div>
+        <div class="opt opt-bool">
+          <input type="checkbox" id="rated" name="rated" checked=${rated} onChange=${(e) => setRated(e.target.checked)} />
+          <label for="rated">${t('board.rated_room')}</label>
+          <p class="help">${t('board.rated_room_help')}</p>
         </div>
         <div class="opt opt-bool">
           <input type="checkbox" id="spectator_chat" name="spectator_chat" checked=${spectatorChat}
