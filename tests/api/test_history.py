@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from tests.api.client import Player, WsClient, balance, call, guest, refusal
+from tests.api.client import Player, balance, call, guest, refusal
 from tests.api.halls import Hall, hall
 from tests.api.scenarios import KALUKI
+from tests.api.scripted import play_scripted
 
 pytestmark = pytest.mark.postgres
 
@@ -38,32 +39,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 async def _play_kaluki(server: Hall, http: Any, players: list[Player], *, rated: bool = False,
                        private: bool = False) -> tuple[str, dict[str, Any]]:
-    """Seat `players` (seat 0 hosts) at a stacked Kaluki room, play the script to the end;
-    the match id and seat 0's last view."""
-    room = await call(http, "POST", "/api/rooms", players[0], {
-        "game": KALUKI.game, "options": KALUKI.options, "seats": 2, "deals": KALUKI.deals,
-        "rated": rated, "private": private})
-    assert room["rated"] is rated
-    await call(http, "POST", f"/api/rooms/{room['id']}/join", players[1],
-               {"invite": room["invite_code"]})
-    clients = [await WsClient.join(server.base_url, room["id"], p) for p in players]
-    try:
-        started = await call(http, "POST", f"/api/rooms/{room['id']}/start", players[0])
-        await asyncio.gather(*(_script(c) for c in clients))
-        final = clients[0].latest_state()["view"]
-    finally:
-        for client in clients:
-            await client.close()
-    return str(started["match_id"]), final
-
-
-async def _script(client: WsClient) -> None:
-    for seat, actions in KALUKI.scripts[0]:
-        if seat == client.seat:
-            await client.wait_turn(0)
-            for action in actions:
-                await client.ack(action)
-    await client.wait_state(lambda view: view["game_over"])
+    """Play the stacked Kaluki match (seat 0 hosts); the match id and seat 0's last view."""
+    return await play_scripted(server.base_url, http, players, KALUKI, rated=rated,
+                               private=private)
 
 
 def _expected(before: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
@@ -121,6 +99,7 @@ async def test_no_rating_for_unrated_rooms_or_computer_players(server: Hall, htt
 
     room = await call(http, "POST", "/api/rooms", host, {"game": "standard", "seats": 2,
                                                          "rated": True})
+    assert room["rated"] is True
     code = await refusal(http, "POST", f"/api/rooms/{room['id']}/bots", host, {"count": 1}, 409)
     assert code == "rated_room_humans_only"
     assert (await call(http, "GET", f"/api/rooms/{room['id']}", host))["players"][1] is None

@@ -25,6 +25,7 @@ E2E_ENV = {
     "RUMMY_BOT_DELAY_SECONDS": "0.05",
     "RUMMY_NEXT_HAND_SECONDS": "0.2",
     "RUMMY_CALL_GRACE_SECONDS": "0.1",
+    "RUMMY_LEADERBOARD_MIN_MATCHES": "1",
 }
 
 sync_api = pytest.importorskip("playwright.sync_api")
