@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
+from app.db.session import make_engine, make_sessionmaker
+from app.services import ledger
 from tests.api.client import Player, balance, call, guest, refusal
 from tests.api.halls import Hall, hall
 from tests.api.scenarios import KALUKI
@@ -76,6 +78,8 @@ async def test_rated_matches_update_ratings_as_openskill_does(server: Hall, http
     top = board["players"][0]
     assert (top["rank"], top["matches"], (top["mu"], top["sigma"])) == (1, 2, expected[1])
     assert board["me"]["rank"] == 2 and (board["me"]["mu"], board["me"]["sigma"]) == expected[0]
+    assert await refusal(http, "GET", "/api/leaderboards/poker", None, None, 404) \
+        == "unknown_game"
     second = await call(http, "GET", "/api/leaderboards/kaluki?limit=1&offset=1")
     assert [p["player_id"] for p in second["players"]] == [loser.id] and second["me"] is None
     assert second["players"][0]["rank"] == 2
@@ -132,6 +136,12 @@ async def test_my_matches_pages_filters_and_counts_chips(server: Hall, http: Any
     assert newest["chips"] == hand_chips != 0
     assert await balance(http, me) == TOP_UP + hand_chips
     assert newest["result"] == ("won" if export["match"]["winner"] == 0 else "lost")
+    profile = await call(http, "GET", f"/api/players/{me.id}")
+    standard = next(g for g in profile["games"] if g["game"] == "standard")
+    scores = [r["scores"][0] for r in export["results"]]
+    assert (standard["matches"], standard["chips"]) == (1, hand_chips)
+    assert standard["average_score"] == round(sum(scores) / len(scores), 2)
+    assert await refusal(http, "GET", "/api/players/nobody", None, None, 404) == "not_found"
     assert newest["score"] == export["match"]["totals"][0]
     assert [o["bot"] for o in newest["opponents"]] == ["sensible"]
     older = await call(http, "GET", "/api/me/matches?limit=1&offset=1", me)
@@ -250,3 +260,26 @@ async def test_top_up_at_zero_once_per_period(server: Hall, http: Any) -> None:
     assert await refusal(http, "POST", "/api/me/topup", broke, None, 409) == "topup_has_chips"
     assert (await call(http, "GET", "/api/me/topup", broke))["chips"] == TOP_UP
     assert await refusal(http, "POST", "/api/me/topup", None, None, 401) == "not_authenticated"
+
+
+async def test_a_second_top_up_waits_for_the_period(server: Hall, http: Any) -> None:
+    """A player who lost the top-up at once may not claim again before the period is over: the
+    refusal names the time of the next (the chips are spent by a ledger transfer to the bank,
+    standing in for a lost hand)."""
+    broke = await guest(http, "Broke Twice")
+    await call(http, "POST", "/api/me/topup", broke)
+    engine = make_engine(server.database_url)
+    try:
+        async with make_sessionmaker(engine)() as session, session.begin():
+            wallet = await ledger.wallet_of(session, broke.id)
+            bank = await ledger.ensure_bank(session)
+            await ledger.transfer(session, f"spent:{broke.id}", wallet.id, bank.id, TOP_UP,
+                                  "hand")
+    finally:
+        await engine.dispose()
+    status = await call(http, "GET", "/api/me/topup", broke)
+    assert (status["chips"], status["available"]) == (0, False)
+    answer = await call(http, "POST", "/api/me/topup", broke, status=409)
+    assert answer["detail"]["code"] == "topup_too_soon"
+    assert status["next_at"][:19] in answer["detail"]["message"]
+    assert await balance(http, broke) == 0

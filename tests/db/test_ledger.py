@@ -249,6 +249,28 @@ async def test_top_up_only_when_broke_and_once_per_period(sessions: Sessions) ->
         await check_invariants(session)
 
 
+async def test_two_top_up_claims_at_once_pay_once(sessions: Sessions) -> None:
+    """Both claims lock the same rows in one order: the second waits, then sees the chips."""
+    now = datetime(2026, 3, 1, tzinfo=UTC)
+    async with sessions() as session, session.begin():
+        player = await bare_player(session)
+        await ledger.ensure_bank(session)
+        await ledger.wallet_of(session, player)
+
+    async def claim() -> str:
+        try:
+            async with sessions() as session, session.begin():
+                await ledger.top_up(session, player, 40, timedelta(days=1), now)
+            return "paid"
+        except ledger.StillHasChips:
+            return "refused"
+
+    assert sorted(await asyncio.gather(claim(), claim())) == ["paid", "refused"]
+    async with sessions() as session:
+        assert await ledger.balance(session, (await ledger.wallet_of(session, player)).id) == 40
+        await check_invariants(session)
+
+
 # --- the state machine ----------------------------------------------------------------------
 
 T = TypeVar("T")
