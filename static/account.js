@@ -4,9 +4,6 @@ import { html, useState, useEffect, errorText } from './ui.js';
 import { t } from './i18n.js';
 import { api, session } from './api.js';
 
-/** A refusal in the words of these forms where they have their own, else the general text. */
-const refusal = (err) => (err && t.has('account.err.' + err.code) ? t('account.err.' + err.code) : errorText(err));
-
 function Upgrade({ me, onDone }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -30,7 +27,7 @@ function Upgrade({ me, onDone }) {
     <label class="field">${t('auth.password')}<input name="password" type="password" value=${password} required minlength="10"
       autocomplete="new-password" onInput=${(e) => setPassword(e.target.value)} />
       <span class="help">${t('auth.password_help')}</span></label>
-    ${error && html`<p class="form-error" role="alert">${refusal(error)}</p>`}
+    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
     <button class="btn primary" type="submit" data-testid="upgrade-submit">${t('account.upgrade_submit')}</button>
   </form>`;
 }
@@ -53,7 +50,7 @@ function Rename({ me, onDone }) {
     <p class="muted">${t(me.is_guest ? 'account.name_help_guest' : 'account.name_help')}</p>
     <label class="field">${t('auth.name')}<input name="display-name" value=${name} maxlength="32" required
       onInput=${(e) => setName(e.target.value)} /></label>
-    ${error && html`<p class="form-error" role="alert">${refusal(error)}</p>`}
+    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
     <button class="btn" type="submit" data-testid="rename-submit">${t('account.name_submit')}</button>
   </form>`;
 }
@@ -82,7 +79,7 @@ function TopUp({ onDone }) {
         ? html`<button type="button" class="btn primary" data-testid="topup-claim" onClick=${claim}>${t('topup.claim', { n: status.amount })}</button>`
         : html`<p data-testid="topup-status">${status.chips > 0 ? t('topup.has_chips')
           : t('topup.next_at', { when: new Date(status.next_at).toLocaleString() })}</p>`}`}
-    ${error && html`<p class="form-error" role="alert">${refusal(error)}</p>`}
+    ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
   </section>`;
 }
 
