@@ -26,7 +26,7 @@ async def play_scripted(base_url: str, http: httpx.AsyncClient, players: list[Pl
     clients = [await WsClient.join(base_url, made["id"], p) for p in players]
     try:
         started = await call(http, "POST", f"/api/rooms/{made['id']}/start", players[0])
-        await asyncio.gather(*(_script(c, scenario) for c in clients))
+        await asyncio.gather(*(play_script(c, scenario) for c in clients))
         final = clients[0].latest_state()["view"]
     finally:
         for client in clients:
@@ -34,7 +34,8 @@ async def play_scripted(base_url: str, http: httpx.AsyncClient, players: list[Pl
     return str(started["match_id"]), final
 
 
-async def _script(client: WsClient, scenario: Scenario) -> None:
+async def play_script(client: WsClient, scenario: Scenario) -> None:
+    """Play this client's turns of the scenario, each when it is its turn, to the end."""
     for hand_no, turns in enumerate(scenario.scripts):
         for seat, actions in turns:
             if seat == client.seat:

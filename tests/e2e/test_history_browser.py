@@ -6,15 +6,16 @@ guest (its token, at seat 1) and a second guest who hosts."""
 from __future__ import annotations
 
 import asyncio
+import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 from playwright.sync_api import expect
 
-from tests.api.client import Player, guest, http_client
+from tests.api.client import Player, WsClient, call, guest, http_client
 from tests.api.scenarios import KALUKI
-from tests.api.scripted import play_scripted
+from tests.api.scripted import play_script, play_scripted
 
 from .conftest import api, sign_in_as_guest
 
@@ -102,3 +103,47 @@ def test_history_replay_profile_board_and_upgrade_in_english(new_page: Any,
 def test_the_same_in_spanish(new_page: Any, server: dict[str, Any]) -> None:
     _walk(new_page("es-ES"), server, name="Beatriz", rival="Rival Dos", username="beatriz_14",
           texts={"won": "ganada", "rank": "Eres el número", "upgraded": "ya es una cuenta"})
+
+
+def test_a_rated_room_from_the_host_form_shows_the_rating_change(
+        new_page: Any, server: dict[str, Any]) -> None:
+    """The host marks the room rated in the form (with the Kaluki deal); a second player plays
+    seat 1 over a websocket; the host draws and throws 8C in the browser and loses: the result
+    screen shows both players' new ratings and changes."""
+    page = new_page()
+    sign_in_as_guest(page, "Rated Host")
+    page.click("[data-testid=host-room]")
+    page.click(".game-card:has(input[value=kaluki])")
+    page.fill("#opt-target_score", "50")
+    page.fill("input[name=seats]", "2")
+    page.check("#rated")
+    page.fill("[data-testid=deals]", json.dumps(KALUKI.deals))
+    page.click("[data-testid=create-room]")
+    page.wait_for_selector("[data-testid=seats]")
+    room_id = page.url.rsplit("/", 1)[-1]
+
+    async def rival() -> None:
+        async with http_client(server["base_url"]) as http:
+            other = await guest(http, "Rated Rival")
+            await call(http, "POST", f"/api/rooms/{room_id}/join", other)
+            client = await WsClient.join(server["base_url"], room_id, other)
+            try:
+                await play_script(client, KALUKI)
+            finally:
+                await client.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        playing = thread.submit(asyncio.run, rival())
+        expect(page.locator("[data-testid=seats] li.taken")).to_have_count(2)
+        page.click("[data-testid=start]")
+        expect(page.locator("[data-action=draw]")).to_be_enabled()
+        page.click("[data-action=draw]")
+        page.click('[data-testid=hand] button[data-card="8C"]')
+        page.click("[data-action=discard]")
+        playing.result(timeout=30)
+
+    changes = page.locator("[data-testid=rating-changes]")
+    expect(page.locator("[data-testid=rating-change-1]")).to_contain_text("Rated Rival")
+    expect(page.locator("[data-testid=rating-change-1]")).to_contain_text("(+")
+    expect(page.locator("[data-testid=rating-change-0]")).to_contain_text("(-")
+    expect(changes).to_contain_text("rating")
