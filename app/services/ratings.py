@@ -16,6 +16,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.base import utcnow
@@ -54,18 +55,19 @@ def finishing_ranks(game: str, totals: Sequence[int], winner: int | None) -> lis
 async def _locked(session: AsyncSession, game: str, player_ids: list[str]) -> dict[str, Rating]:
     """The players' ratings at `game`, made at the model's defaults where missing, locked in
     player id order (two matches finishing at once cannot deadlock)."""
+    postgres = session.get_bind().dialect.name == "postgresql"
+    insert = postgresql.insert if postgres else sqlite.insert
+    fresh = MODEL.rating()
     out: dict[str, Rating] = {}
     for player_id in sorted(set(player_ids)):
-        query = select(Rating).where(Rating.player_id == player_id, Rating.game == game)
-        if session.get_bind().dialect.name == "postgresql":
-            query = query.with_for_update()
-        rating = await session.scalar(query)
-        if rating is None:
-            fresh = MODEL.rating()
-            rating = Rating(player_id=player_id, game=game, mu=fresh.mu, sigma=fresh.sigma,
-                            ordinal=ordinal(fresh.mu, fresh.sigma), matches=0)
-            session.add(rating)
-            await session.flush()
+        # A racing first match of the same player inserts the same row: one insert wins.
+        await session.execute(insert(Rating).values(
+            player_id=player_id, game=game, mu=fresh.mu, sigma=fresh.sigma,
+            ordinal=ordinal(fresh.mu, fresh.sigma), matches=0).on_conflict_do_nothing())
+        query = (select(Rating).where(Rating.player_id == player_id, Rating.game == game)
+                 .execution_options(populate_existing=True))
+        rating = await session.scalar(query.with_for_update() if postgres else query)
+        assert rating is not None  # noqa: S101 - inserted above, or by the racing transaction
         out[player_id] = rating
     return out
 
