@@ -121,7 +121,7 @@ export function Lobby({ me }) {
               <th scope="col">${t('lobby.col.status')}</th><th scope="col"><span class="sr-only">${t('lobby.col.action')}</span></th>
             </tr></thead>
             <tbody>${rooms.map((room) => html`<tr key=${room.id} data-room=${room.id}>
-              <td><strong>${gameName(room.game)}</strong></td>
+              <td><strong>${gameName(room.game)}</strong>${room.rated ? html` <span class="badge" data-testid="rated-badge">${t('board.rated_room')}</span>` : ''}</td>
               <td>${t('lobby.seats_taken', { taken: room.taken, seats: room.seats })}</td>
               <td>${room.stake ? t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in }) : t('lobby.free')}</td>
               <td>${hostName(room)}</td>
