@@ -185,8 +185,8 @@ async def start(room_id: str, player: CurrentPlayer, request: Request) -> dict[s
 async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
                   request: Request) -> dict[str, Any]:
     """Play again (docs/server.md): the host of a finished match opens a room with the same
-    game, options, stake, timers and computer players, and its players are invited over their
-    sockets. Asked again, it answers the room already offered."""
+    game, options, stake, timers, rating and computer players, and its players are invited
+    over their sockets. Asked again, it answers the room already offered."""
     found = await _call(request, room_id, "rematch", player, {})
     if found["offered"] is not None:
         return await _call(request, found["offered"]["id"], "info", player, {})
@@ -194,7 +194,7 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
     room = await registry.create(player.id, player.name, s["game"], s["options"], s["seats"],
                                  s["stake"], s["buy_in"], s["turn_seconds"], s["private"],
-                                 deals, s["spectator_chat"], s["grace_seconds"])
+                                 deals, s["spectator_chat"], s["grace_seconds"], s["rated"])
     if s["bots"]:
         await room.add_bots(player.id, s["bots"])
     relay: Relay | None = request.app.state.relay

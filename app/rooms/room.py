@@ -131,7 +131,7 @@ class Room:
         return {"game": r.game, "options": r.options, "seats": r.seats, "stake": r.stake,
                 "buy_in": r.buy_in, "turn_seconds": r.turn_seconds, "private": r.private,
                 "spectator_chat": r.spectator_chat, "grace_seconds": r.grace_seconds,
-                "deals": r.deals, "bots": bots}
+                "deals": r.deals, "bots": bots, "rated": r.rated}
 
     def offer_rematch(self, room_id: str, invite_code: str) -> dict[str, str]:
         """Invite this room's players to the next room (the first offer stands): a ``rematch``

@@ -65,6 +65,10 @@ async def test_rated_matches_update_ratings_as_openskill_does(server: Hall, http
     assert changes[1]["delta"] > 0 > changes[0]["delta"] and changes[0]["before"] == 0
     mine = await call(http, "GET", "/api/me/matches", winner)
     assert mine["matches"][0]["id"] == match_id and mine["matches"][0]["rating"] == changes[1]
+    export = await call(http, "GET", f"/api/admin/matches/{match_id}", server_admin(server))
+    again = await call(http, "POST", f"/api/rooms/{export['match']['room_id']}/rematch", loser)
+    assert again["rated"] is True  # playing again keeps the room rated
+    await call(http, "POST", f"/api/rooms/{again['id']}/leave", loser)
 
     # One rated match is not enough to appear (minimum 2); the player still sees where they are.
     board = await call(http, "GET", "/api/leaderboards/kaluki", winner)
