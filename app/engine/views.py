@@ -48,10 +48,14 @@ def table_view(st: State) -> dict[str, Any]:
 
 
 def seat_view(table: dict[str, Any], st: State, seat: int | None) -> dict[str, Any]:
-    """``table`` (from `table_view` of the same state) completed with what only ``seat`` sees:
-    its own hand, its part in a Call Rummy window and its legal actions."""
+    """``table`` (from `table_view` of the same state) completed with `seat_part`."""
+    return {**table, **seat_part(st, seat)}
+
+
+def seat_part(st: State, seat: int | None) -> dict[str, Any]:
+    """What only ``seat`` sees: its own hand, its part in a Call Rummy window, its legal
+    actions and aids (no key of `table_view`'s)."""
     return {
-        **table,
         "seat": seat,
         "hand": list(st.hands[seat]) if seat is not None and st.hands else [],
         "call_window": _call_view(st, seat),

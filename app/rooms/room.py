@@ -24,7 +24,7 @@ from app.engine.designate import designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.games import match_rules
 from app.engine.state import Phase
-from app.engine.views import player_view, redact_events, seat_view, table_view
+from app.engine.views import player_view, redact_events, seat_part, seat_view, table_view
 from app.services import outage
 
 from .connections import Connection, ConnectionSet
@@ -392,28 +392,33 @@ class Room:
             table["rating_changes"] = self.runner.rating_changes
         return table
 
-    def _state_message(self, seat: int | None, events: Events,
-                       shared: tuple[dict[str, Any], dict[str, Any] | None] | None = None,
-                       ) -> dict[str, Any]:
-        """The ``state`` message for ``seat``; ``shared`` is the room summary and the table
-        view, when already built for another seat."""
-        room, table = (self.summary(), self._table()) if shared is None else shared
-        st = self.runner.state
+    def _state_message(self, seat: int | None, events: Events) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (a connection's first)."""
+        st, table = self.runner.state, self._table()
         message = {"type": "state", "seq": self.seq,
                    "view": None if st is None or table is None else seat_view(table, st, seat),
-                   "room": room, "events": redact_events(events, seat)}
+                   "room": self.summary(), "events": redact_events(events, seat)}
         if message["view"] is None:  # waiting: the first hand's commitment, before any seed
             message["next_deal_commitment"] = self.runner.next_commitment
         return message
 
     def _push_state(self, events: Events, skip: Connection | None = None) -> None:
-        """Each seat's message built and encoded once, then queued to its connections; what
-        the seats share is built once for all of them."""
-        if self.runner.state is None and not events and skip is not None:
+        """Each seat's message built and encoded once, then queued to its connections. What
+        the seats share (the room summary and the table view) is built and encoded once for
+        all of them: a seat's message is that text with its own part spliced in (the same
+        JSON as `_state_message`'s, keys in another order)."""
+        st = self.runner.state
+        if st is None and not events and skip is not None:
             return  # no match yet: presence is not shown
-        shared = (self.summary(), self._table())
-        texts = {seat: _encode(self._state_message(seat, events, shared))
-                 for seat in self.connections.seats_in_use()}
+        seats = self.connections.seats_in_use()
+        table = self._table()
+        if st is None or table is None:  # waiting for the first deal
+            texts = {seat: _encode(self._state_message(seat, events)) for seat in seats}
+        else:
+            head = f'{{"type":"state","seq":{self.seq},"view":{_encode(table)[:-1]},'
+            middle = f',"room":{_encode(self.summary())},"events":'
+            texts = {seat: head + _encode(seat_part(st, seat))[1:] + middle
+                     + _encode(redact_events(events, seat)) + "}" for seat in seats}
         self.connections.push_by_seat(texts, skip)
 
     async def chat(self, player_id: str, name: str, text: str) -> None:
@@ -461,7 +466,7 @@ class Room:
         await self.supervisor.close()
 
 
-def _encode(message: dict[str, Any]) -> str:
+def _encode(message: Any) -> str:
     return orjson.dumps(message).decode()
 
 
