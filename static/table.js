@@ -402,19 +402,12 @@ function Scoreboard({ view, room }) {
   </section>`;
 }
 
-function chipChanges(result, room, players) {
-  const out = Array(players).fill(0);
-  for (const [payer, payee, points] of result.payments || []) {
-    out[payer] -= points * room.stake;
-    out[payee] += points * room.stake;
-  }
-  return out;
-}
-
 function HandResult({ view, room, fair, me, offer, onClose }) {
   const r = view.results[view.results.length - 1];
   const seats = [...Array(view.players).keys()];
-  const chips = chipChanges(r, room, view.players);
+  // What the ledger really moved (a payment is capped by the payer's escrow); absent while the
+  // hand's settlement waits for storage.
+  const chips = (view.settled || [])[view.results.length - 1];
   const reasonKey = 'reason.' + r.reason;
   useEffect(() => document.querySelector('[data-testid=result-close]')?.focus(), []);
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="result-h" data-testid="hand-result">
@@ -443,7 +436,8 @@ function HandResult({ view, room, fair, me, offer, onClose }) {
             </td>
             <td class="num" data-testid=${'result-score-' + s}>${r.scores[s] > 0 ? '+' : ''}${r.scores[s]}</td>
             <td class="num">${view.totals[s]}</td>
-            ${room.stake ? html`<td class="num">${chips[s] > 0 ? '+' : ''}${chips[s]}</td>` : ''}
+            ${room.stake ? html`<td class="num" data-testid=${'result-chips-' + s}>${
+              chips ? `${chips[s] > 0 ? '+' : ''}${chips[s]}` : '…'}</td>` : ''}
           </tr>`;
         })}</tbody>
       </table>

@@ -35,13 +35,13 @@ class OwnedStore:
         self.fenced = 0  # writes the database refused: another process had taken the room
         self.unleased = 0  # writes not attempted: the lease had run out here
 
-    async def _write(self, room: RoomRecord, write: Any) -> None:
+    async def _write(self, room: RoomRecord, write: Any) -> Any:
         if room.fence is not None and not self.leases.holds(room.id):
             write.close()
             self.unleased += 1
             raise NotOwner(f"this process does not hold room {room.id} now")
         try:
-            await write
+            return await write
         except StaleOwner:
             self.fenced += 1
             log.warning("room %s: a write was fenced off: another process holds the room",
@@ -73,8 +73,10 @@ class OwnedStore:
                                                          action, client_id))
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
-                          result: dict[str, Any]) -> None:
-        await self._write(room, self.inner.record_hand(room, match_id, hand_no, result))
+                          result: dict[str, Any]) -> list[int] | None:
+        chips: list[int] | None = await self._write(
+            room, self.inner.record_hand(room, match_id, hand_no, result))
+        return chips
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str,
                            winner: int | None, totals: list[int]) -> None:

@@ -224,3 +224,25 @@ def test_chips_at_the_table_agree_with_the_ledger(new_page: Any,
     expect(page.locator("[data-testid=chips-stack]")).to_have_text("Your chips: 800")
     expect(page.locator("[data-testid=chips-escrow]")).to_have_text("On this table: 200")
     expect(page.locator("[data-testid=balance]")).to_contain_text("800 chips")
+
+
+def test_a_capped_settlement_shows_the_chips_the_ledger_moved(new_page: Any,
+                                                              server: dict[str, Any]) -> None:
+    """At 50 chips a point against a buy-in of 10 every payment is capped by the payer's
+    escrow: the result's chips column shows what the ledger moved, not points × stake."""
+    page = new_page()
+    token = sign_in_as_guest(page, "Capped")
+    room_id = hosted(server, token, {"game": "standard", "seats": 2, "stake": 50, "buy_in": 10,
+                                     "options": {"each_hand_own_game": True}}, 1)
+    page.goto(f"/#/room/{room_id}")
+    page.click("[data-testid=start]")
+    expect(page.locator(HAND)).to_have_count(10)
+    api(server, "POST", f"/api/rooms/{room_id}/leave", token)  # two computer players finish
+    expect(page.locator("[data-testid=hand-result]")).to_be_visible(timeout=60_000)
+    moved = api(server, "GET", "/api/me", token)["balance"] - 1000
+    assert moved in (-10, 10), moved
+    expect(page.locator("[data-testid=result-chips-0]")).to_have_text(f"{moved:+d}")
+    expect(page.locator("[data-testid=result-chips-1]")).to_have_text(f"{-moved:+d}")
+    points = max(int(page.locator(f"[data-testid=result-score-{s}]").inner_text())
+                 for s in (0, 1))
+    assert points * 50 > 10  # the points at this stake were more than the escrow held
