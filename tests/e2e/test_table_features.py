@@ -3,6 +3,7 @@ dialog and the chips at the table, in real browsers against a real server."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -139,6 +140,24 @@ def test_kaluki_opening_aid_and_the_wild_card_dialog(new_page: Any,
     token = sign_in_as_guest(page, "Solo")
     room_id = hosted(server, token, {"game": "kaluki", "seats": 2, "deals": [KALUKI_DEAL]}, 1)
     api(server, "POST", f"/api/rooms/{room_id}/start", token)
+    refused: list[int] = []
+
+    def relay(ws: Any) -> None:
+        """The room's socket, except that the first wild-card query is refused the way the
+        server refuses one: its English message and rule ID must not reach the player."""
+        room_ws = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            query = json.loads(message)
+            if query.get("type") != "designations" or refused:
+                room_ws.send(message)
+                return
+            refused.append(query["id"])
+            ws.send(json.dumps({"type": "error", "id": query["id"], "code": "no_such_meld",
+                                "message": "there is no meld 9 on the table (OPT-LAYOFF-1)"}))
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), relay)
     page.goto(f"/#/room/{room_id}")
     my_turn_to_draw(page)
     expect(page.locator("[data-aid=opening]")).to_have_text(
@@ -151,6 +170,12 @@ def test_kaluki_opening_aid_and_the_wild_card_dialog(new_page: Any,
     select(page, "QC", "QH", "QS")
     page.click("[data-action=meld]")
     dialog = page.locator("[data-testid=designation]")
+    expect(dialog.locator("[data-testid=wild-none]")).to_have_text(
+        "That meld is not on the table.")  # translated: no server message, no rule ID
+    assert refused
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_count(0)
+    page.click("[data-action=meld]")
     choice = dialog.locator("[data-testid=wild-choice-0]")
     expect(choice.locator("option")).to_have_text(["Joker as King of hearts",
                                                    "Joker as King of spades"])
