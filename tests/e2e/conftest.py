@@ -130,6 +130,35 @@ def screenshot(page: Any, name: str, full_page: bool = False) -> None:
     page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page, animations="disabled")
 
 
+NARROW = {"width": 360, "height": 740}
+
+
+def fits_narrow(page: Any) -> None:
+    """The page fits a 360 px window too (the narrowest phone the client is made for)."""
+    size = page.viewport_size
+    page.set_viewport_size(NARROW)
+    try:
+        assert_fits(page)
+    finally:
+        page.set_viewport_size(size)
+
+
+def screenshots(page: Any, name: str, show: str | None = None) -> None:
+    """``name`` at the page's width and ``phone-name`` at 390 px, where the page must fit, as
+    at 360 px (``show``: a selector scrolled into view for the phone's shot)."""
+    size = page.viewport_size
+    screenshot(page, name)
+    fits_narrow(page)
+    page.set_viewport_size(PHONE)
+    try:
+        assert_fits(page)
+        if show:
+            page.locator(show).scroll_into_view_if_needed()
+        screenshot(page, "phone-" + name)
+    finally:
+        page.set_viewport_size(size)
+
+
 def sign_in_as_guest(page: Any, name: str) -> str:
     """Open the app, play as a guest; returns the bearer token from localStorage."""
     page.goto("/")

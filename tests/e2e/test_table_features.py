@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import api, full_pack, sign_in_as_guest, stock_for
+from .conftest import api, full_pack, screenshots, sign_in_as_guest, stock_for
 from .test_standard_match import HAND, select
 from .test_standard_match import wait_my_turn as my_turn_to_draw
 
@@ -56,6 +56,7 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
     expect(knock).to_be_disabled()
     alice.locator(HAND).first.click()
     expect(knock).to_be_enabled()
+    screenshots(alice, "knock-table.png")
     alice.locator(HAND).first.click()
 
     # Continental from the lobby: the contract, and its own prompts on the first turn.
@@ -79,6 +80,7 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
     expect(rules.locator("summary")).to_have_text("How to play Caloochi (Kaluki)")
     rules.locator("summary").click()
     expect(rules.locator("[data-testid=rules-turn]")).to_contain_text("worth 51 points")
+    screenshots(alice, "host-rules.png", show="[data-testid=rules-panel]")
 
 
 # Phỏm, Solo (seat 0, the dealer, 9 cards) against a computer player (10 cards, plays first).
@@ -219,6 +221,7 @@ def test_rematch_takes_both_players_to_the_new_room(new_page: Any,
     other.click("[data-action=discard]")
     expect(host.locator("[data-testid=game-over]")).to_be_visible()
     expect(other.locator("[data-testid=play-again]")).to_have_count(0)  # the host's to offer
+    screenshots(host, "rematch.png")
     host.click("[data-testid=play-again]")
     expect(host.locator("[data-testid=seats]")).to_be_visible()
     new_id = host.url.rsplit("/", 1)[-1]
@@ -262,6 +265,8 @@ def test_a_capped_settlement_shows_the_chips_the_ledger_moved(new_page: Any,
     page.goto(f"/#/room/{room_id}")
     page.click("[data-testid=start]")
     expect(page.locator(HAND)).to_have_count(10)
+    expect(page.locator("[data-testid=chips-escrow]")).to_have_text("On this table: 10")
+    screenshots(page, "table-chips.png")
     api(server, "POST", f"/api/rooms/{room_id}/leave", token)  # two computer players finish
     expect(page.locator("[data-testid=hand-result]")).to_be_visible(timeout=60_000)
     moved = api(server, "GET", "/api/me", token)["balance"] - 1000
@@ -271,3 +276,4 @@ def test_a_capped_settlement_shows_the_chips_the_ledger_moved(new_page: Any,
     points = max(int(page.locator(f"[data-testid=result-score-{s}]").inner_text())
                  for s in (0, 1))
     assert points * 50 > 10  # the points at this stake were more than the escrow held
+    screenshots(page, "result-chips.png")
