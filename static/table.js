@@ -554,6 +554,11 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const sel = selected.filter((k) => inHand.has(k));
   const grouped = groups.map((g) => g.filter((k) => inHand.has(k))).filter((g) => g.length);
   const groupedSet = new Set(grouped.flat());
+  // The melds a Meld or Show would send: the groups, then the other selected cards. Every meld
+  // of every game has three cards or more (GEN), so a button offering fewer stays disabled.
+  const loose = sel.filter((k) => !groupedSet.has(k));
+  const proposed = loose.length ? [...grouped, loose] : grouped;
+  const threeEach = (list) => list.every((g) => g.length >= 3);
   const legal = new Set(view.legal || []);
   const myTurn = view.turn === seat && seat !== null && !view.hand_over;
   const throwDown = !!(room.options && room.options.throw_down);
@@ -840,9 +845,9 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
         <div class="actions" role="toolbar" aria-label=${t('table.actions')}>
           ${actionButton('draw', t('action.draw_stock'), drawStock, view.stock_count > 0 || !!topDiscard, true)}
           ${!throwDown && actionButton('draw', t('action.draw_discard'), () => drawDiscard(), !!topDiscard, false, 'draw-discard')}
-          ${actionButton('meld', t('action.meld'), meld, sel.length >= 1 || grouped.length > 0, true)}
-          ${actionButton('show', t('action.show'), show)}
-          ${actionButton('declare', t('action.declare'), declare, grouped.length > 0, true)}
+          ${actionButton('meld', t('action.meld'), meld, proposed.length > 0 && threeEach(proposed), true)}
+          ${actionButton('show', t('action.show'), show, threeEach(proposed))}
+          ${actionButton('declare', t('action.declare'), declare, grouped.length > 0 && threeEach(grouped), true)}
           ${actionButton('knock', t('action.knock'), () => needOne(knock), sel.length === 1)}
           ${actionButton('discard', t('action.discard'), () => needOne(discard), sel.length === 1, true)}
           ${(legal.has('declare') || legal.has('show') || legal.has('meld')) && html`

@@ -145,8 +145,9 @@ def fits_narrow(page: Any) -> None:
 
 def screenshots(page: Any, name: str, show: str | None = None) -> None:
     """``name`` at the page's width and ``phone-name`` at 390 px, where the page must fit, as
-    at 360 px (``show``: a selector scrolled into view for the phone's shot)."""
+    at 360 px, and pass axe (``show``: a selector scrolled into view for the phone's shot)."""
     size = page.viewport_size
+    assert_accessible(page)
     screenshot(page, name)
     fits_narrow(page)
     page.set_viewport_size(PHONE)

@@ -117,6 +117,12 @@ def test_a_hand_played_by_taps_on_a_phone(new_page: Any) -> None:
     check(page, "phone-table.png")
 
     drawn = draw_and_throw_away(page)
+    expect(page.locator("[data-action=meld]")).to_be_disabled()  # one card makes no meld
+    page.locator(card("9S")).tap()
+    page.locator(card("TS")).tap()
+    expect(page.locator("[data-action=meld]")).to_be_enabled()  # three might
+    page.locator(card("9S")).tap()
+    page.locator(card("TS")).tap()
     page.locator("[data-action=discard]").tap()
     expect(page.locator(HAND)).to_have_count(10)
     expect(page.locator(card(drawn))).to_have_count(0)

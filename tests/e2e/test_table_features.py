@@ -9,7 +9,14 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import api, full_pack, screenshots, sign_in_as_guest, stock_for
+from .conftest import (
+    api,
+    assert_accessible,
+    full_pack,
+    screenshots,
+    sign_in_as_guest,
+    stock_for,
+)
 from .test_standard_match import HAND, select
 from .test_standard_match import wait_my_turn as my_turn_to_draw
 
@@ -49,6 +56,7 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
     expect(bob.locator(HAND)).to_have_count(0)
     expect(bob.locator("[data-testid=aids]")).to_have_count(0)
     expect(bob.locator("[data-testid=seat-0]")).to_contain_text("Solo")
+    assert_accessible(bob)  # a spectator's table
 
     alice.click("[data-action=draw]")
     expect(alice.locator(TURN)).to_have_text("Your turn — discard, or knock to end the hand")
@@ -182,6 +190,7 @@ def test_kaluki_opening_aid_and_the_wild_card_dialog(new_page: Any,
     expect(choice.locator("option")).to_have_text(["Joker as King of hearts",
                                                    "Joker as King of spades"])
     expect(choice).to_be_focused()
+    assert_accessible(page)  # the wild-card dialog
     dialog.locator("[data-testid=wild-ok]").click()  # the default is valid
     expect(dialog).to_have_count(0)
     expect(page.locator("[data-testid=melds] .meld")).to_have_count(2)
