@@ -737,6 +737,11 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
     : Array.from({ length: view.players - 1 }, (_, i) => (seat + i + 1) % view.players);
 
   const canDraw = legal.has('draw');
+  // Which draws the engine would accept now (a take may be refused: Kaluki before opening,
+  // Phỏm's takes): only those are enabled.
+  const draws = view.draws || { from_stock: false, takes: [] };
+  const canStock = canDraw && draws.from_stock;
+  const canTake = (c) => canDraw && c !== null && draws.takes.includes(c);
   const showResult = view.results.length > dismissed;
   const turnText = turnPrompt(view, legal, room, seatName);
   const myLeft = myTurn && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
@@ -760,8 +765,8 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
 
       <div class="center">
         <div class="pile">
-          <button type="button" class="pile-btn stock" data-testid="stock" draggable=${canDraw}
-              disabled=${!canDraw} onClick=${drawStock}
+          <button type="button" class="pile-btn stock" data-testid="stock" draggable=${canStock}
+              disabled=${!canStock} onClick=${drawStock}
               onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:stock')}
               aria-label=${t('table.stock_label', { n: view.stock_count })}>
             ${view.stock_count > 0 ? html`<${CardSvg} back=${true} />` : html`<span class="empty-slot"></span>`}
@@ -772,13 +777,13 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
              onDragOver=${allow} onDrop=${dropOnDiscard}>
           ${throwDown
             ? html`<div class="discard-area">${view.discard.map((c, i) => html`<${CardButton} key=${c + i} code=${c}
-                  label=${t('table.take_card', { card: cardName(c) })} disabled=${!canDraw}
-                  draggable=${canDraw} onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard:' + c)}
+                  label=${t('table.take_card', { card: cardName(c) })} disabled=${!canTake(c)}
+                  draggable=${canTake(c)} onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard:' + c)}
                   onClick=${() => drawDiscard(c)} />`)}
                 ${view.discard.length === 0 && html`<span class="empty-slot"></span>`}</div>`
-            : html`<button type="button" class="pile-btn" data-testid="discard-top" draggable=${canDraw && !!topDiscard}
+            : html`<button type="button" class="pile-btn" data-testid="discard-top" draggable=${canTake(topDiscard)}
                   onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard')}
-                  disabled=${!(canDraw && topDiscard) && !(legal.has('discard') && sel.length === 1)}
+                  disabled=${!canTake(topDiscard) && !(legal.has('discard') && sel.length === 1)}
                   onClick=${() => (canDraw ? drawDiscard() : needOne(discard))}
                   aria-label=${topDiscard ? t('table.discard_label', { card: cardName(topDiscard), n: view.discard.length }) : t('table.discard_empty')}>
                 ${topDiscard ? html`<${CardSvg} key=${topDiscard + view.discard.length} code=${topDiscard} />` : html`<span class="empty-slot"></span>`}
@@ -843,8 +848,8 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
               onKeyDown=${(e) => cardKeys(e, k)} onClick=${() => toggle(k)} />`)}
         </div>
         <div class="actions" role="toolbar" aria-label=${t('table.actions')}>
-          ${actionButton('draw', t('action.draw_stock'), drawStock, view.stock_count > 0 || !!topDiscard, true)}
-          ${!throwDown && actionButton('draw', t('action.draw_discard'), () => drawDiscard(), !!topDiscard, false, 'draw-discard')}
+          ${actionButton('draw', t('action.draw_stock'), drawStock, canStock, true)}
+          ${!throwDown && actionButton('draw', t('action.draw_discard'), () => drawDiscard(), canTake(topDiscard), false, 'draw-discard')}
           ${actionButton('meld', t('action.meld'), meld, proposed.length > 0 && threeEach(proposed), true)}
           ${actionButton('show', t('action.show'), show, threeEach(proposed))}
           ${actionButton('declare', t('action.declare'), declare, grouped.length > 0 && threeEach(grouped), true)}

@@ -110,6 +110,11 @@ def test_phom_prompts_follow_its_four_rounds(new_page: Any, server: dict[str, An
     for round_no, drawn in enumerate(PHOM_TOP[0:8:2][:3], start=1):
         my_turn_to_draw(page)
         expect(page.locator("[data-aid=round]")).to_have_text(f"Round {round_no} of 4")
+        # The discard makes no meld with Solo's cards (PHOM-5): it cannot be taken, so its
+        # button and the pile are disabled, and only the stock is offered.
+        expect(page.locator("[data-action=draw-discard]")).to_be_disabled()
+        expect(page.locator("[data-testid=discard-top]")).to_be_disabled()
+        expect(page.locator("[data-action=draw]")).to_be_enabled()
         expect(page.locator(TURN)).to_have_text(
             "Your turn — draw, or take the discard if it makes a meld with two of your cards")
         page.click("[data-action=draw]")
