@@ -742,6 +742,10 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const draws = view.draws || { from_stock: false, takes: [] };
   const canStock = canDraw && draws.from_stock;
   const canTake = (c) => canDraw && c !== null && draws.takes.includes(c);
+  // The one selected card, if the engine would take it as a discard (or a knock's discard).
+  const throws = view.throws || { discard: [], knock: [] };
+  const single = sel.length === 1 ? codeOf(sel[0]) : null;
+  const canThrow = (type) => single !== null && throws[type].includes(single);
   const showResult = view.results.length > dismissed;
   const turnText = turnPrompt(view, legal, room, seatName);
   const myLeft = myTurn && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
@@ -783,7 +787,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
                 ${view.discard.length === 0 && html`<span class="empty-slot"></span>`}</div>`
             : html`<button type="button" class="pile-btn" data-testid="discard-top" draggable=${canTake(topDiscard)}
                   onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard')}
-                  disabled=${!canTake(topDiscard) && !(legal.has('discard') && sel.length === 1)}
+                  disabled=${!canTake(topDiscard) && !canThrow('discard')}
                   onClick=${() => (canDraw ? drawDiscard() : needOne(discard))}
                   aria-label=${topDiscard ? t('table.discard_label', { card: cardName(topDiscard), n: view.discard.length }) : t('table.discard_empty')}>
                 ${topDiscard ? html`<${CardSvg} key=${topDiscard + view.discard.length} code=${topDiscard} />` : html`<span class="empty-slot"></span>`}
@@ -853,8 +857,8 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
           ${actionButton('meld', t('action.meld'), meld, proposed.length > 0 && threeEach(proposed), true)}
           ${actionButton('show', t('action.show'), show, threeEach(proposed))}
           ${actionButton('declare', t('action.declare'), declare, grouped.length > 0 && threeEach(grouped), true)}
-          ${actionButton('knock', t('action.knock'), () => needOne(knock), sel.length === 1)}
-          ${actionButton('discard', t('action.discard'), () => needOne(discard), sel.length === 1, true)}
+          ${actionButton('knock', t('action.knock'), () => needOne(knock), canThrow('knock'))}
+          ${actionButton('discard', t('action.discard'), () => needOne(discard), canThrow('discard'), true)}
           ${(legal.has('declare') || legal.has('show') || legal.has('meld')) && html`
             <button type="button" class="btn ghost" data-testid="add-group" disabled=${!sel.some((k) => !groupedSet.has(k))} onClick=${addGroup}>${t('action.add_group')}</button>
             ${grouped.length > 0 && html`<button type="button" class="btn ghost" onClick=${() => setGroups([])}>${t('action.clear_groups')}</button>`}`}

@@ -71,6 +71,19 @@ def legal_draws(st: State, seat: int) -> dict[str, Any]:
     return {"from_stock": is_legal(st, seat, Draw("stock")), "takes": takes}
 
 
+def legal_throws(st: State, seat: int) -> dict[str, list[str]]:
+    """The cards of ``seat``'s hand it may throw now (the view's ``throws``): ``discard`` and
+    ``knock`` (as the knock's discard), each empty unless its type is legal. A type can be
+    legal while a card is not (a taken card, Knock's deadwood limit), so a client offers a
+    card's action only where the engine accepts it."""
+    types = legal_types(st, seat)
+    hand = list(dict.fromkeys(st.hands[seat])) if st.hands else []
+    return {
+        "discard": [c for c in hand if "discard" in types and is_legal(st, seat, Discard(c))],
+        "knock": [c for c in hand if "knock" in types and is_legal(st, seat, Knock(c))],
+    }
+
+
 def _phom_allows(st: State, seat: int, kind: str) -> bool:
     """PHOM-9: the show only on the fourth turn, before it no discard on that turn, and
     lay-offs only after it; other games are not restricted here."""

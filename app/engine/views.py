@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .aids import seat_aids
-from .moves import legal_draws, legal_types
+from .moves import legal_draws, legal_throws, legal_types
 from .state import Phase, State
 
 
@@ -57,6 +57,7 @@ def seat_view(table: dict[str, Any], st: State, seat: int | None) -> dict[str, A
         "call_window": _call_view(st, seat),
         "legal": legal_types(st, seat) if seat is not None else [],
         "draws": legal_draws(st, seat) if seat is not None else None,
+        "throws": legal_throws(st, seat) if seat is not None else None,
         "aids": seat_aids(st, seat) if seat is not None else {},
     }
 
