@@ -89,8 +89,6 @@ class MatchRunner:
         st = self.state
         seeds = self.seeds
         out: dict[str, Any] = {"next_deal_commitment": self.next_commitment}
-        if self.record.stake:
-            out["settled"] = self.settled
         if st is None or st.hand_no < 0:
             return out
         out["deal_commitment"] = None if seeds is None else seeds.commitment
