@@ -569,9 +569,10 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const clearSel = () => setSelected([]);
   const send = async (action, { clearGroups = false } = {}) => {
     setBusy(true);
+    const sent = sel; // cards tapped while the action is on its way stay selected
     try {
       await sock.act(action);
-      clearSel();
+      setSelected((s) => s.filter((k) => !sent.includes(k)));
       if (clearGroups) setGroups([]);
     } catch (e) {
       if (e.code === 'designation_required') {

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from .conftest import (
     api,
     assert_accessible,
+    fits_narrow,
     full_pack,
     screenshots,
     sign_in_as_guest,
@@ -57,6 +58,7 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
     expect(bob.locator("[data-testid=aids]")).to_have_count(0)
     expect(bob.locator("[data-testid=seat-0]")).to_contain_text("Solo")
     assert_accessible(bob)  # a spectator's table
+    fits_narrow(bob)
 
     alice.click("[data-action=draw]")
     expect(alice.locator(TURN)).to_have_text("Your turn — discard, or knock to end the hand")
@@ -241,6 +243,8 @@ def test_rematch_takes_both_players_to_the_new_room(new_page: Any,
     new_id = host.url.rsplit("/", 1)[-1]
     assert new_id != room_id
     expect(other.locator("[data-testid=rematch]")).to_contain_text("Host offers a rematch")
+    assert_accessible(other)  # the invitation
+    fits_narrow(other)
     other.click("[data-testid=join-rematch]")
     expect(other.locator("[data-testid=seats]")).to_be_visible()
     assert other.url.rsplit("/", 1)[-1] == new_id
