@@ -125,12 +125,14 @@ def assert_fits(page: Any) -> None:
     assert width[0] <= width[1], f"page is {width[0]} px wide in a {width[1]} px window: {wide}"
 
 
+NARROW = {"width": 360, "height": 740}
+
+
 def screenshot(page: Any, name: str, full_page: bool = False) -> None:
+    """A screenshot for docs/screenshots, of a page that fits a 360 px phone too."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page, animations="disabled")
-
-
-NARROW = {"width": 360, "height": 740}
+    fits_narrow(page)
 
 
 def fits_narrow(page: Any) -> None:
@@ -149,7 +151,6 @@ def screenshots(page: Any, name: str, show: str | None = None) -> None:
     size = page.viewport_size
     assert_accessible(page)
     screenshot(page, name)
-    fits_narrow(page)
     page.set_viewport_size(PHONE)
     try:
         assert_fits(page)
