@@ -402,19 +402,12 @@ function Scoreboard({ view, room }) {
   </section>`;
 }
 
-function chipChanges(result, room, players) {
-  const out = Array(players).fill(0);
-  for (const [payer, payee, points] of result.payments || []) {
-    out[payer] -= points * room.stake;
-    out[payee] += points * room.stake;
-  }
-  return out;
-}
-
 function HandResult({ view, room, fair, me, offer, onClose }) {
   const r = view.results[view.results.length - 1];
   const seats = [...Array(view.players).keys()];
-  const chips = chipChanges(r, room, view.players);
+  // What the ledger really moved (a payment is capped by the payer's escrow); absent while the
+  // hand's settlement waits for storage.
+  const chips = (view.settled || [])[view.results.length - 1];
   const reasonKey = 'reason.' + r.reason;
   useEffect(() => document.querySelector('[data-testid=result-close]')?.focus(), []);
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="result-h" data-testid="hand-result">
@@ -443,7 +436,8 @@ function HandResult({ view, room, fair, me, offer, onClose }) {
             </td>
             <td class="num" data-testid=${'result-score-' + s}>${r.scores[s] > 0 ? '+' : ''}${r.scores[s]}</td>
             <td class="num">${view.totals[s]}</td>
-            ${room.stake ? html`<td class="num">${chips[s] > 0 ? '+' : ''}${chips[s]}</td>` : ''}
+            ${room.stake ? html`<td class="num" data-testid=${'result-chips-' + s}>${
+              chips ? `${chips[s] > 0 ? '+' : ''}${chips[s]}` : '…'}</td>` : ''}
           </tr>`;
         })}</tbody>
       </table>
@@ -563,6 +557,11 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const sel = selected.filter((k) => inHand.has(k));
   const grouped = groups.map((g) => g.filter((k) => inHand.has(k))).filter((g) => g.length);
   const groupedSet = new Set(grouped.flat());
+  // The melds a Meld or Show would send: the groups, then the other selected cards. Every meld
+  // of every game has three cards or more (GEN), so a button offering fewer stays disabled.
+  const loose = sel.filter((k) => !groupedSet.has(k));
+  const proposed = loose.length ? [...grouped, loose] : grouped;
+  const threeEach = (list) => list.every((g) => g.length >= 3);
   const legal = new Set(view.legal || []);
   const myTurn = view.turn === seat && seat !== null && !view.hand_over;
   const throwDown = !!(room.options && room.options.throw_down);
@@ -573,9 +572,10 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const clearSel = () => setSelected([]);
   const send = async (action, { clearGroups = false } = {}) => {
     setBusy(true);
+    const sent = sel; // cards tapped while the action is on its way stay selected
     try {
       await sock.act(action);
-      clearSel();
+      setSelected((s) => s.filter((k) => !sent.includes(k)));
       if (clearGroups) setGroups([]);
     } catch (e) {
       if (e.code === 'designation_required') {
@@ -741,6 +741,15 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
     : Array.from({ length: view.players - 1 }, (_, i) => (seat + i + 1) % view.players);
 
   const canDraw = legal.has('draw');
+  // Which draws the engine would accept now (a take may be refused: Kaluki before opening,
+  // Phỏm's takes): only those are enabled.
+  const draws = view.draws || { from_stock: false, takes: [] };
+  const canStock = canDraw && draws.from_stock;
+  const canTake = (c) => canDraw && c !== null && draws.takes.includes(c);
+  // The one selected card, if the engine would take it as a discard (or a knock's discard).
+  const throws = view.throws || { discard: [], knock: [] };
+  const single = sel.length === 1 ? codeOf(sel[0]) : null;
+  const canThrow = (type) => single !== null && throws[type].includes(single);
   const showResult = view.results.length > dismissed;
   const turnText = turnPrompt(view, legal, room, seatName);
   const myLeft = myTurn && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
@@ -764,8 +773,8 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
 
       <div class="center">
         <div class="pile">
-          <button type="button" class="pile-btn stock" data-testid="stock" draggable=${canDraw}
-              disabled=${!canDraw} onClick=${drawStock}
+          <button type="button" class="pile-btn stock" data-testid="stock" draggable=${canStock}
+              disabled=${!canStock} onClick=${drawStock}
               onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:stock')}
               aria-label=${t('table.stock_label', { n: view.stock_count })}>
             ${view.stock_count > 0 ? html`<${CardSvg} back=${true} />` : html`<span class="empty-slot"></span>`}
@@ -776,13 +785,13 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
              onDragOver=${allow} onDrop=${dropOnDiscard}>
           ${throwDown
             ? html`<div class="discard-area">${view.discard.map((c, i) => html`<${CardButton} key=${c + i} code=${c}
-                  label=${t('table.take_card', { card: cardName(c) })} disabled=${!canDraw}
-                  draggable=${canDraw} onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard:' + c)}
+                  label=${t('table.take_card', { card: cardName(c) })} disabled=${!canTake(c)}
+                  draggable=${canTake(c)} onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard:' + c)}
                   onClick=${() => drawDiscard(c)} />`)}
                 ${view.discard.length === 0 && html`<span class="empty-slot"></span>`}</div>`
-            : html`<button type="button" class="pile-btn" data-testid="discard-top" draggable=${canDraw && !!topDiscard}
+            : html`<button type="button" class="pile-btn" data-testid="discard-top" draggable=${canTake(topDiscard)}
                   onDragStart=${(e) => e.dataTransfer.setData('text/plain', 'pile:discard')}
-                  disabled=${!(canDraw && topDiscard) && !(legal.has('discard') && sel.length === 1)}
+                  disabled=${!canTake(topDiscard) && !canThrow('discard')}
                   onClick=${() => (canDraw ? drawDiscard() : needOne(discard))}
                   aria-label=${topDiscard ? t('table.discard_label', { card: cardName(topDiscard), n: view.discard.length }) : t('table.discard_empty')}>
                 ${topDiscard ? html`<${CardSvg} key=${topDiscard + view.discard.length} code=${topDiscard} />` : html`<span class="empty-slot"></span>`}
@@ -847,13 +856,13 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
               onKeyDown=${(e) => cardKeys(e, k)} onClick=${() => toggle(k)} />`)}
         </div>
         <div class="actions" role="toolbar" aria-label=${t('table.actions')}>
-          ${actionButton('draw', t('action.draw_stock'), drawStock, view.stock_count > 0 || !!topDiscard, true)}
-          ${!throwDown && actionButton('draw', t('action.draw_discard'), () => drawDiscard(), !!topDiscard, false, 'draw-discard')}
-          ${actionButton('meld', t('action.meld'), meld, sel.length >= 1 || grouped.length > 0, true)}
-          ${actionButton('show', t('action.show'), show)}
-          ${actionButton('declare', t('action.declare'), declare, grouped.length > 0, true)}
-          ${actionButton('knock', t('action.knock'), () => needOne(knock), sel.length === 1)}
-          ${actionButton('discard', t('action.discard'), () => needOne(discard), sel.length === 1, true)}
+          ${actionButton('draw', t('action.draw_stock'), drawStock, canStock, true)}
+          ${!throwDown && actionButton('draw', t('action.draw_discard'), () => drawDiscard(), canTake(topDiscard), false, 'draw-discard')}
+          ${actionButton('meld', t('action.meld'), meld, proposed.length > 0 && threeEach(proposed), true)}
+          ${actionButton('show', t('action.show'), show, threeEach(proposed))}
+          ${actionButton('declare', t('action.declare'), declare, grouped.length > 0 && threeEach(grouped), true)}
+          ${actionButton('knock', t('action.knock'), () => needOne(knock), canThrow('knock'))}
+          ${actionButton('discard', t('action.discard'), () => needOne(discard), canThrow('discard'), true)}
           ${(legal.has('declare') || legal.has('show') || legal.has('meld')) && html`
             <button type="button" class="btn ghost" data-testid="add-group" disabled=${!sel.some((k) => !groupedSet.has(k))} onClick=${addGroup}>${t('action.add_group')}</button>
             ${grouped.length > 0 && html`<button type="button" class="btn ghost" onClick=${() => setGroups([])}>${t('action.clear_groups')}</button>`}`}

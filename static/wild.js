@@ -1,6 +1,6 @@
 // The wild-card dialog: the server lists every valid designation of each group (the socket's
 // `designations` query, docs/server.md); the dialog offers only those, the first preselected.
-import { html, useState, useEffect, useRef } from './ui.js';
+import { html, useState, useEffect, useRef, errorText } from './ui.js';
 import { t, cardName } from './i18n.js';
 
 const plain = (code) => String(code).split(':')[0];
@@ -25,7 +25,7 @@ function optionText(listing) {
 export function WildDialog({ pending, sock, onDone, onCancel }) {
   const [groups, setGroups] = useState(null);
   const [choice, setChoice] = useState([]);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState(null); // the query's refusal, shown translated
   const first = useRef(null);
 
   useEffect(() => {
@@ -38,7 +38,7 @@ export function WildDialog({ pending, sock, onDone, onCancel }) {
       const open = found.filter((g) => g.wilds.length);
       setGroups(open);
       setChoice(open.map(() => 0));
-    }, () => alive && setFailed(true));
+    }, (err) => alive && setFailed(err));
     return () => { alive = false; };
   }, [pending]);
   useEffect(() => {
@@ -65,7 +65,8 @@ export function WildDialog({ pending, sock, onDone, onCancel }) {
     <form class="panel designation" onSubmit=${submit} data-testid="designation">
       <h2 id="wild-h">${t('wild.title')}</h2>
       ${groups === null && !failed && html`<p class="muted">${t('app.loading')}</p>`}
-      ${(failed || (groups && !usable)) && html`<p class="form-error" role="alert" data-testid="wild-none">${t('wild.none')}</p>`}
+      ${(failed || (groups && !usable)) && html`<p class="form-error" role="alert" data-testid="wild-none">
+        ${failed ? errorText(failed) : t('wild.none')}</p>`}
       ${usable && html`<p>${t('wild.explain')}</p>
         ${groups.map((g, i) => html`<label class="field" key=${i}>${t('wild.group', { cards: g.cards.map(cardName).join(', ') })}
           <select ref=${i === 0 ? first : null} data-testid=${'wild-choice-' + i} value=${String(choice[i])}

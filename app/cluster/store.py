@@ -73,8 +73,10 @@ class OwnedStore:
                                                          action, client_id))
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
-                          result: dict[str, Any]) -> None:
-        await self._write(room, self.inner.record_hand(room, match_id, hand_no, result))
+                          result: dict[str, Any]) -> list[int] | None:
+        chips: list[int] | None = await self._write(
+            room, self.inner.record_hand(room, match_id, hand_no, result))
+        return chips
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str,
                            winner: int | None, totals: list[int]) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ and Phom shows from the solver; every call — and keeps those that
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from . import phom
 from .actions import (
@@ -53,6 +54,34 @@ def legal_types(st: State, seat: int) -> list[str]:
     elif st.phase is Phase.PLAY:
         types += [t for t in _PLAY_ORDER if t in allowed and _phom_allows(st, seat, t)]
     return types
+
+
+def legal_draws(st: State, seat: int) -> dict[str, Any]:
+    """Where ``seat`` may draw from now (the view's ``draws``): ``from_stock``, and ``takes``,
+    the discards it may take (the top one; any of the area under OPT-THROW). A take can be
+    refused where drawing is legal (KALUKI-6, PHOM-5): a client offers only what is accepted.
+    (No key is named ``stock``: views never carry one.)"""
+    if "draw" not in legal_types(st, seat):
+        return {"from_stock": False, "takes": []}
+    if st.rules.options.throw_down:
+        takes = [c for c in dict.fromkeys(st.discard)
+                 if is_legal(st, seat, Draw("discard", c))]
+    else:
+        takes = st.discard[-1:] if is_legal(st, seat, Draw("discard")) else []
+    return {"from_stock": is_legal(st, seat, Draw("stock")), "takes": takes}
+
+
+def legal_throws(st: State, seat: int) -> dict[str, list[str]]:
+    """The cards of ``seat``'s hand it may throw now (the view's ``throws``): ``discard`` and
+    ``knock`` (as the knock's discard), each empty unless its type is legal. A type can be
+    legal while a card is not (a taken card, Knock's deadwood limit), so a client offers a
+    card's action only where the engine accepts it."""
+    types = legal_types(st, seat)
+    hand = list(dict.fromkeys(st.hands[seat])) if st.hands else []
+    return {
+        "discard": [c for c in hand if "discard" in types and is_legal(st, seat, Discard(c))],
+        "knock": [c for c in hand if "knock" in types and is_legal(st, seat, Knock(c))],
+    }
 
 
 def _phom_allows(st: State, seat: int, kind: str) -> bool:

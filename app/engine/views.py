@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .aids import seat_aids
-from .moves import legal_types
+from .moves import legal_draws, legal_throws, legal_types
 from .state import Phase, State
 
 
@@ -60,6 +60,8 @@ def seat_part(st: State, seat: int | None) -> dict[str, Any]:
         "hand": list(st.hands[seat]) if seat is not None and st.hands else [],
         "call_window": _call_view(st, seat),
         "legal": legal_types(st, seat) if seat is not None else [],
+        "draws": legal_draws(st, seat) if seat is not None else None,
+        "throws": legal_throws(st, seat) if seat is not None else None,
         "aids": seat_aids(st, seat) if seat is not None else {},
     }
 

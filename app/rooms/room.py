@@ -380,7 +380,7 @@ class Room:
 
     def _table(self) -> dict[str, Any] | None:
         """What every seat's view shares: the engine's table view with the room's presence,
-        clock and deal fields."""
+        clock, deal fields and (with a stake) the chips each hand settled."""
         st = self.runner.state
         if st is None:
             return None
@@ -390,6 +390,8 @@ class Room:
         table.update(self.runner.deal_info())
         if st.game_over and self.record.rated:
             table["rating_changes"] = self.runner.rating_changes
+        if self.record.stake:
+            table["settled"] = self.runner.settled  # the chips each stored hand moved
         return table
 
     def _state_message(self, seat: int | None, events: Events) -> dict[str, Any]:

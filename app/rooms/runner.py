@@ -45,6 +45,7 @@ class MatchRunner:
         self.state: State | None = None
         self.hand_seq = 0  # actions logged in the hand in play
         self.recorded_hands = 0
+        self.settled: list[list[int] | None] = []  # per recorded hand: chips the ledger moved
         self.replies = Replies()
         self.next_server_seed = _server_seed()  # the next seeded hand's, committed in views
         self.client_seeds: dict[int, str] = {}  # seat -> its seed for that hand
@@ -205,7 +206,8 @@ class MatchRunner:
         if len(st.results) > self.recorded_hands:
             result = st.results[-1].to_json()
             result.update(hand_summary(st, st.hand_no))
-            await self.store.record_hand(self.record, self.match_id, st.hand_no, result)
+            chips = await self.store.record_hand(self.record, self.match_id, st.hand_no, result)
+            self.settled.append(chips)
             self.recorded_hands = len(st.results)
         if st.game_over and self.record.status != "closed":
             self.rating_changes = await self.store.finish_match(
@@ -244,6 +246,7 @@ class MatchRunner:
         self.seeds = _seeds(self.rules, live.hands[-1]) if live.hands else None
         self.hand_seq = len(live.hands[-1].actions) if live.hands else 0
         self.recorded_hands = live.recorded_hands
+        self.settled = list(live.settled)
         self.record.status = "playing"
         self.record.match_id = live.match_id
         return events

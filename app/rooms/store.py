@@ -34,8 +34,10 @@ class MatchStore(Protocol):
                             client_id: str | int | None) -> None: ...
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
-                          result: dict[str, Any]) -> None:
-        """Store a finished hand's result and settle its payments from escrow."""
+                          result: dict[str, Any]) -> list[int] | None:
+        """Store a finished hand's result and settle its payments from escrow; return each
+        seat's chips won (+) or lost (-) as the ledger moved them (None: the room has no
+        stake)."""
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str,
                            winner: int | None, totals: list[int]) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.db.models import Account, RoomSeat, Transfer
 from app.services.errors import ServiceError
@@ -432,6 +433,33 @@ async def settle_hand(
                 match_id=match_id, hand_no=hand_no,
             ))
     return transfers
+
+
+def net_by_seat(seats: int, moves: Iterable[Sequence[int]]) -> list[int]:
+    """Each seat's chips won (+) or lost (-) from (payer seat, payee seat, chips) moves."""
+    net = [0] * seats
+    for payer, payee, amount in moves:
+        net[payer] -= amount
+        net[payee] += amount
+    return net
+
+
+async def hand_moves(session: AsyncSession, match_ids: Sequence[str | None],
+                     ) -> dict[str, dict[int, list[tuple[int, int, int]]]]:
+    """The hand settlements the ledger holds, per match and hand: (payer seat, payee seat,
+    chips) as really moved, i.e. capped by the payer's escrow."""
+    payer, payee = aliased(Account), aliased(Account)
+    rows = await session.execute(
+        select(Transfer.match_id, Transfer.hand_no, payer.seat, payee.seat, Transfer.amount)
+        .join(payer, payer.id == Transfer.from_account)
+        .join(payee, payee.id == Transfer.to_account)
+        .where(Transfer.reason == "hand", Transfer.match_id.in_(match_ids))
+        .order_by(Transfer.id))
+    out: dict[str, dict[int, list[tuple[int, int, int]]]] = {}
+    for match_id, hand_no, from_seat, to_seat, amount in rows.all():
+        out.setdefault(str(match_id), {}).setdefault(int(hand_no or 0), []).append(
+            (int(from_seat or 0), int(to_seat or 0), int(amount)))
+    return out
 
 
 async def totals(session: AsyncSession) -> tuple[int, int]:

@@ -59,3 +59,4 @@ class LiveMatch:
     hands: list[HandRecord]
     recorded_hands: int
     chat: list[dict[str, Any]] = field(default_factory=list)  # recent lines, oldest first
+    settled: list[list[int]] = field(default_factory=list)  # per recorded hand, staked rooms

@@ -87,8 +87,9 @@ class SqlMatchStore:
         await self.log.append(match_id, hand_no, seq, seat, action, encoded, fence)
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
-                          result: dict[str, Any]) -> None:
-        """The hand's result and its chip settlement from escrow, in one transaction."""
+                          result: dict[str, Any]) -> list[int] | None:
+        """The hand's result and its chip settlement from escrow, in one transaction; returns
+        each seat's chips as the ledger moved them (None without a stake)."""
         detail = {k: v for k, v in result.items()
                   if k not in ("winner", "reason", "scores", "ended")}
         async with self.sessions() as s, s.begin():
@@ -97,10 +98,15 @@ class SqlMatchStore:
                              reason=result["reason"], scores=result["scores"], detail=detail))
             await s.flush()
             payments = result.get("payments") or []
-            if room.stake > 0 and payments:
-                escrows = {seat.seat: (await ledger.escrow_for(s, room.id, seat.seat)).id
-                           for seat in room.taken}
-                await ledger.settle_hand(s, match_id, hand_no, payments, room.stake, escrows)
+            if room.stake == 0:
+                return None
+            escrows = {seat.seat: (await ledger.escrow_for(s, room.id, seat.seat)).id
+                       for seat in room.taken}
+            seat_of = {account: seat for seat, account in escrows.items()}
+            moved = await ledger.settle_hand(s, match_id, hand_no, payments, room.stake, escrows)
+            return ledger.net_by_seat(room.seats, [
+                (seat_of[t.from_account], seat_of[t.to_account], t.amount)
+                for t in moved if t.from_account is not None])
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str, winner: int | None,
                            totals: list[int]) -> list[dict[str, Any]]:
@@ -187,6 +193,7 @@ class SqlMatchStore:
                     HandResult.match_id.in_(match_ids)).group_by(HandResult.match_id))
             recorded = {match_id: count for match_id, count in counts}
             chat = _grouped(await s.execute(_recent_chat(room_ids)), lambda c: c.room_id)
+            moves = await ledger.hand_moves(s, match_ids)
         out = []
         for room in rooms:
             assert room.match_id is not None  # noqa: S101 - selected above
@@ -197,8 +204,11 @@ class SqlMatchStore:
                 for h in hands.get(room.match_id, [])]
             lines = [{"type": "chat", "seat": c.seat, "name": c.name, "text": c.text}
                      for c in reversed(chat.get(room.id, []))]
+            done = int(recorded.get(room.match_id, 0))
+            settled = [ledger.net_by_seat(room.seats, moves.get(room.match_id, {}).get(n, []))
+                       for n in range(done)] if room.stake else []
             out.append(LiveMatch(_room_record(room, seats.get(room.id, [])), room.match_id,
-                                 records, int(recorded.get(room.match_id, 0)), lines))
+                                 records, done, lines, settled))
         return out
 
 

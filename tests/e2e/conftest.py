@@ -126,9 +126,40 @@ def assert_fits(page: Any) -> None:
     assert width[0] <= width[1], f"page is {width[0]} px wide in a {width[1]} px window: {wide}"
 
 
+NARROW = {"width": 360, "height": 740}
+
+
 def screenshot(page: Any, name: str, full_page: bool = False) -> None:
+    """A screenshot for docs/screenshots, of a page that fits a 360 px phone too."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page, animations="disabled")
+    fits_narrow(page)
+
+
+def fits_narrow(page: Any) -> None:
+    """The page fits a 360 px window too (the narrowest phone the client is made for)."""
+    size = page.viewport_size
+    page.set_viewport_size(NARROW)
+    try:
+        assert_fits(page)
+    finally:
+        page.set_viewport_size(size)
+
+
+def screenshots(page: Any, name: str, show: str | None = None) -> None:
+    """``name`` at the page's width and ``phone-name`` at 390 px, where the page must fit, as
+    at 360 px, and pass axe (``show``: a selector scrolled into view for the phone's shot)."""
+    size = page.viewport_size
+    assert_accessible(page)
+    screenshot(page, name)
+    page.set_viewport_size(PHONE)
+    try:
+        assert_fits(page)
+        if show:
+            page.locator(show).scroll_into_view_if_needed()
+        screenshot(page, "phone-" + name)
+    finally:
+        page.set_viewport_size(size)
 
 
 def sign_in_as_guest(page: Any, name: str) -> str:

@@ -12,6 +12,7 @@ from .conftest import (
     assert_accessible,
     assert_fits,
     create_admin,
+    fits_narrow,
     full_pack,
     screenshot,
     sign_in_as_guest,
@@ -90,6 +91,7 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     filters.locator("button[type=submit]").click()
     row = page.locator(f"[data-match='{match_id}']")
     expect(page.locator("[data-testid=match-list] tbody tr")).to_have_count(1)
+    assert_accessible(page)  # the match list
     row.click()
 
     expect(page.locator("[data-testid=results]")).to_contain_text("went out")
@@ -117,6 +119,7 @@ def test_admin_replays_the_match(new_page: Any, server: dict[str, Any]) -> None:
     screenshot(page, "admin-replay.png", full_page=True)
     page.set_viewport_size(PHONE)  # the admin pages fit a phone too
     assert_fits(page)
+    fits_narrow(page)
     page.set_viewport_size({"width": 1400, "height": 900})
     page.locator(".action-list button", has_text="melds").first.click()  # jump to the bot's meld
     expect(page.locator("[data-testid=replay-board] .meld").first).to_be_visible()

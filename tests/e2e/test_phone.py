@@ -7,7 +7,15 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import PHONE, assert_accessible, assert_fits, full_pack, screenshot, stock_for
+from .conftest import (
+    PHONE,
+    assert_accessible,
+    assert_fits,
+    fits_narrow,
+    full_pack,
+    screenshot,
+    stock_for,
+)
 from .test_i18n import by_suit
 
 # The player (seat 0, the dealer) holds three melds; the computer player (seat 1) plays first
@@ -29,6 +37,7 @@ def card(code: str) -> str:
 def check(page: Any, shot: str | None = None) -> None:
     expect(page.locator("h1")).to_have_count(1)
     assert_fits(page)
+    fits_narrow(page)
     targets_big_enough(page)
     assert_accessible(page)
     if shot:
@@ -108,6 +117,12 @@ def test_a_hand_played_by_taps_on_a_phone(new_page: Any) -> None:
     check(page, "phone-table.png")
 
     drawn = draw_and_throw_away(page)
+    expect(page.locator("[data-action=meld]")).to_be_disabled()  # one card makes no meld
+    page.locator(card("9S")).tap()
+    page.locator(card("TS")).tap()
+    expect(page.locator("[data-action=meld]")).to_be_enabled()  # three might
+    page.locator(card("9S")).tap()
+    page.locator(card("TS")).tap()
     page.locator("[data-action=discard]").tap()
     expect(page.locator(HAND)).to_have_count(10)
     expect(page.locator(card(drawn))).to_have_count(0)

@@ -3,12 +3,21 @@ dialog and the chips at the table, in real browsers against a real server."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import api, full_pack, sign_in_as_guest, stock_for
+from .conftest import (
+    api,
+    assert_accessible,
+    fits_narrow,
+    full_pack,
+    screenshots,
+    sign_in_as_guest,
+    stock_for,
+)
 from .test_standard_match import HAND, select
 from .test_standard_match import wait_my_turn as my_turn_to_draw
 
@@ -48,6 +57,8 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
     expect(bob.locator(HAND)).to_have_count(0)
     expect(bob.locator("[data-testid=aids]")).to_have_count(0)
     expect(bob.locator("[data-testid=seat-0]")).to_contain_text("Solo")
+    assert_accessible(bob)  # a spectator's table
+    fits_narrow(bob)
 
     alice.click("[data-action=draw]")
     expect(alice.locator(TURN)).to_have_text("Your turn — discard, or knock to end the hand")
@@ -55,6 +66,7 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
     expect(knock).to_be_disabled()
     alice.locator(HAND).first.click()
     expect(knock).to_be_enabled()
+    screenshots(alice, "knock-table.png")
     alice.locator(HAND).first.click()
 
     # Continental from the lobby: the contract, and its own prompts on the first turn.
@@ -78,6 +90,7 @@ def test_play_against_the_computer_with_knock_and_continental_prompts_and_watch(
     expect(rules.locator("summary")).to_have_text("How to play Caloochi (Kaluki)")
     rules.locator("summary").click()
     expect(rules.locator("[data-testid=rules-turn]")).to_contain_text("worth 51 points")
+    screenshots(alice, "host-rules.png", show="[data-testid=rules-panel]")
 
 
 # Phỏm, Solo (seat 0, the dealer, 9 cards) against a computer player (10 cards, plays first).
@@ -99,6 +112,11 @@ def test_phom_prompts_follow_its_four_rounds(new_page: Any, server: dict[str, An
     for round_no, drawn in enumerate(PHOM_TOP[0:8:2][:3], start=1):
         my_turn_to_draw(page)
         expect(page.locator("[data-aid=round]")).to_have_text(f"Round {round_no} of 4")
+        # The discard makes no meld with Solo's cards (PHOM-5): it cannot be taken, so its
+        # button and the pile are disabled, and only the stock is offered.
+        expect(page.locator("[data-action=draw-discard]")).to_be_disabled()
+        expect(page.locator("[data-testid=discard-top]")).to_be_disabled()
+        expect(page.locator("[data-action=draw]")).to_be_enabled()
         expect(page.locator(TURN)).to_have_text(
             "Your turn — draw, or take the discard if it makes a meld with two of your cards")
         page.click("[data-action=draw]")
@@ -139,6 +157,24 @@ def test_kaluki_opening_aid_and_the_wild_card_dialog(new_page: Any,
     token = sign_in_as_guest(page, "Solo")
     room_id = hosted(server, token, {"game": "kaluki", "seats": 2, "deals": [KALUKI_DEAL]}, 1)
     api(server, "POST", f"/api/rooms/{room_id}/start", token)
+    refused: list[int] = []
+
+    def relay(ws: Any) -> None:
+        """The room's socket, except that the first wild-card query is refused the way the
+        server refuses one: its English message and rule ID must not reach the player."""
+        room_ws = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            query = json.loads(message)
+            if query.get("type") != "designations" or refused:
+                room_ws.send(message)
+                return
+            refused.append(query["id"])
+            ws.send(json.dumps({"type": "error", "id": query["id"], "code": "no_such_meld",
+                                "message": "there is no meld 9 on the table (OPT-LAYOFF-1)"}))
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), relay)
     page.goto(f"/#/room/{room_id}")
     my_turn_to_draw(page)
     expect(page.locator("[data-aid=opening]")).to_have_text(
@@ -151,10 +187,17 @@ def test_kaluki_opening_aid_and_the_wild_card_dialog(new_page: Any,
     select(page, "QC", "QH", "QS")
     page.click("[data-action=meld]")
     dialog = page.locator("[data-testid=designation]")
+    expect(dialog.locator("[data-testid=wild-none]")).to_have_text(
+        "That meld is not on the table.")  # translated: no server message, no rule ID
+    assert refused
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_count(0)
+    page.click("[data-action=meld]")
     choice = dialog.locator("[data-testid=wild-choice-0]")
     expect(choice.locator("option")).to_have_text(["Joker as King of hearts",
                                                    "Joker as King of spades"])
     expect(choice).to_be_focused()
+    assert_accessible(page)  # the wild-card dialog
     dialog.locator("[data-testid=wild-ok]").click()  # the default is valid
     expect(dialog).to_have_count(0)
     expect(page.locator("[data-testid=melds] .meld")).to_have_count(2)
@@ -194,11 +237,14 @@ def test_rematch_takes_both_players_to_the_new_room(new_page: Any,
     other.click("[data-action=discard]")
     expect(host.locator("[data-testid=game-over]")).to_be_visible()
     expect(other.locator("[data-testid=play-again]")).to_have_count(0)  # the host's to offer
+    screenshots(host, "rematch.png")
     host.click("[data-testid=play-again]")
     expect(host.locator("[data-testid=seats]")).to_be_visible()
     new_id = host.url.rsplit("/", 1)[-1]
     assert new_id != room_id
     expect(other.locator("[data-testid=rematch]")).to_contain_text("Host offers a rematch")
+    assert_accessible(other)  # the invitation
+    fits_narrow(other)
     other.click("[data-testid=join-rematch]")
     expect(other.locator("[data-testid=seats]")).to_be_visible()
     assert other.url.rsplit("/", 1)[-1] == new_id
@@ -224,3 +270,28 @@ def test_chips_at_the_table_agree_with_the_ledger(new_page: Any,
     expect(page.locator("[data-testid=chips-stack]")).to_have_text("Your chips: 800")
     expect(page.locator("[data-testid=chips-escrow]")).to_have_text("On this table: 200")
     expect(page.locator("[data-testid=balance]")).to_contain_text("800 chips")
+
+
+def test_a_capped_settlement_shows_the_chips_the_ledger_moved(new_page: Any,
+                                                              server: dict[str, Any]) -> None:
+    """At 50 chips a point against a buy-in of 10 every payment is capped by the payer's
+    escrow: the result's chips column shows what the ledger moved, not points × stake."""
+    page = new_page()
+    token = sign_in_as_guest(page, "Capped")
+    room_id = hosted(server, token, {"game": "standard", "seats": 2, "stake": 50, "buy_in": 10,
+                                     "options": {"each_hand_own_game": True}}, 1)
+    page.goto(f"/#/room/{room_id}")
+    page.click("[data-testid=start]")
+    expect(page.locator(HAND)).to_have_count(10)
+    expect(page.locator("[data-testid=chips-escrow]")).to_have_text("On this table: 10")
+    screenshots(page, "table-chips.png")
+    api(server, "POST", f"/api/rooms/{room_id}/leave", token)  # two computer players finish
+    expect(page.locator("[data-testid=hand-result]")).to_be_visible(timeout=60_000)
+    moved = api(server, "GET", "/api/me", token)["balance"] - 1000
+    assert moved in (-10, 10), moved
+    expect(page.locator("[data-testid=result-chips-0]")).to_have_text(f"{moved:+d}")
+    expect(page.locator("[data-testid=result-chips-1]")).to_have_text(f"{-moved:+d}")
+    points = max(int(page.locator(f"[data-testid=result-score-{s}]").inner_text())
+                 for s in (0, 1))
+    assert points * 50 > 10  # the points at this stake were more than the escrow held
+    screenshots(page, "result-chips.png")

@@ -16,6 +16,7 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
+from app.engine.views import player_view
 from tests.engine.helpers import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -208,6 +209,17 @@ def test_kaluki6_discard_take_only_for_a_51_opening():
     st = act(st, 0, DRAW_DISCARD)
     assert st.hands[0][-1] == "KD"
     assert st.must_use == "KD"
+
+
+def test_kaluki6_the_view_offers_only_the_draws_the_engine_accepts():
+    # The view's `draws`: seat 1 may not take the 5C (above), seat 0 may take the KD; no one
+    # draws out of turn, and a spectator has no draws.
+    st = stacked(GAME, [list(TAKER), list(JUNK)], discard=["5C"], stock_top=["KD", "8S"])
+    assert player_view(st, 1)["draws"] == {"from_stock": True, "takes": []}
+    assert player_view(st, 0)["draws"] == {"from_stock": False, "takes": []}
+    assert player_view(st, None)["draws"] is None
+    st = act(st, 1, DRAW_STOCK, discard("KD"))
+    assert player_view(st, 0)["draws"] == {"from_stock": True, "takes": ["KD"]}
 
 
 def test_kaluki6_discard_take_refused_even_if_hand_could_open_without_it():

@@ -19,6 +19,7 @@ from app.engine.games import match_rules
 from app.engine.melds import AceModel
 from app.engine.replay import run_replay
 from app.engine.state import Phase, State
+from app.engine.views import player_view
 from tests.engine.helpers import DRAW_DISCARD, DRAW_STOCK, act, discard, rejected, stacked
 
 GAME = "knock"
@@ -158,6 +159,16 @@ def test_knock4_knock_refusals():
     rejected(st, 0, knock("KS"), "card_not_in_hand")
     st = act(st, 0, knock("4H"))
     assert st.results[-1].detail["counts"] == [10, 9, 15]  # K keeps QC: 10
+
+
+def test_knock4_the_view_offers_only_the_throws_the_engine_accepts():
+    # The view's `throws`: nothing before drawing; then every card but the discard just taken
+    # (GEN-8), as a discard or a knock; nothing for a seat not to play.
+    st = stacked(GAME, [list(K_4), list(P_9), list(Q_15)], discard=["QC"], dealer=2)
+    assert player_view(st, 0)["throws"] == {"discard": [], "knock": []}
+    st = act(st, 0, DRAW_DISCARD)
+    assert player_view(st, 0)["throws"] == {"discard": K_4, "knock": K_4}
+    assert player_view(st, 1)["throws"] == {"discard": [], "knock": []}
 
 
 def test_knock4_no_deadwood_limit():

@@ -1,0 +1,80 @@
+"""The match store on real PostgreSQL: a hand's settlement is reported as the ledger moved it
+(capped by the payer's escrow), and read back the same after a restart."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.db.migrate import upgrade
+from app.db.session import make_engine, make_sessionmaker
+from app.services import ledger
+from app.services.accounts import create_guest
+from app.services.logwriter import LogWriter
+from app.services.records import RoomRecord, SeatRecord
+from app.services.store import SqlMatchStore
+from tests import pg
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[tuple[SqlMatchStore, Any]]:
+    url = pg.create_database("rummy_store")
+    try:
+        upgrade(url)
+        engine = make_engine(url)
+        writer = LogWriter(engine)
+        try:
+            yield SqlMatchStore(make_sessionmaker(engine), writer), make_sessionmaker(engine)
+        finally:
+            await writer.close()
+            await engine.dispose()
+    finally:
+        pg.drop_database(url)
+
+
+async def test_a_capped_settlement_is_reported_and_restored_as_moved(
+        store: tuple[SqlMatchStore, Any]) -> None:
+    matches, sessions = store
+    async with sessions() as s, s.begin():
+        await ledger.ensure_bank(s)
+        ann, ben = await create_guest(s, "Ann"), await create_guest(s, "Ben")
+    room = RoomRecord(id="room-capped", host_id=ann.id, game="standard", options={}, seats=3,
+                      stake=50, buy_in=10, turn_seconds=0, private=False, invite_code="capped")
+    await matches.save_room(room)
+    for seat in (SeatRecord(0, ann.id, None, "Ann"), SeatRecord(1, ben.id, None, "Ben"),
+                 SeatRecord(2, None, "basic", "Bot 3")):
+        await matches.sit(room, seat)
+        room.taken.append(seat)
+    await matches.start_match(room, "match-capped", 3)
+    await matches.record_deal(room, "match-capped", 0, 0, {"hands": []}, None)
+
+    # Ben owes 7 points (350 chips) and the computer player 1 (50): each holds 10 in escrow.
+    moved = await matches.record_hand(room, "match-capped", 0, {
+        "winner": 0, "reason": "went_out", "scores": [8, 0, 0],
+        "payments": [[1, 0, 7], [2, 0, 1]]})
+    assert moved == [20, -10, -10]
+
+    [live] = await matches.live_matches()
+    assert (live.recorded_hands, live.settled) == (1, [[20, -10, -10]])
+
+
+async def test_free_play_reports_no_settlement(store: tuple[SqlMatchStore, Any]) -> None:
+    matches, sessions = store
+    async with sessions() as s, s.begin():
+        await ledger.ensure_bank(s)
+        ann = await create_guest(s, "Ann")
+    room = RoomRecord(id="room-free", host_id=ann.id, game="standard", options={}, seats=2,
+                      stake=0, buy_in=0, turn_seconds=0, private=False, invite_code="free",
+                      taken=[SeatRecord(0, ann.id, None, "Ann")])
+    await matches.save_room(room)
+    await matches.sit(room, room.taken[0])
+    await matches.start_match(room, "match-free", 2)
+    await matches.record_deal(room, "match-free", 0, 0, {"hands": []}, None)
+    assert await matches.record_hand(room, "match-free", 0, {
+        "winner": 0, "reason": "went_out", "scores": [5, 0], "payments": [[1, 0, 5]]}) is None
+    [live] = await matches.live_matches()
+    assert live.settled == []
