@@ -4,7 +4,10 @@
 (and the best arrangement's melds together, for initial-meld minimums); every lay-off of one
 card, wilds designated at each open place; joker exchanges; borrows; whole-hand declarations
 and Phom shows from the solver; every call — and keeps those that
-:func:`app.engine.game.is_legal` accepts, so it can never disagree with ``apply``.
+:func:`app.engine.legality.refusal` accepts without applying them (its property test holds it
+to ``apply``). Lay-offs and calls of a natural card are proposed only where the card could
+extend the meld (its rank for a set, the next card at either end of a run, or the card an end
+joker stands for under DOUBLE-6); :func:`candidates` is the whole unfiltered list.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ from .actions import (
     Show,
     SwapJoker,
 )
-from .cards import JOKER, parse_entry
+from .cards import JOKER, make_code, parse_entry
 from .flow import discardable
-from .game import allowed_types, is_legal
-from .melds import Entry, Meld, MeldRules, wild_places
+from .game import allowed_types
+from .legality import Checker
+from .melds import Entry, Meld, MeldRules, run_values, wild_places
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
 from .state import Phase, State
@@ -57,26 +61,52 @@ def legal_types(st: State, seat: int) -> list[str]:
 
 def legal_actions(st: State, seat: int) -> list[Action]:
     """Concrete legal actions for ``seat`` (a representative set of table moves)."""
+    checker = Checker(st, seat)
     seen: set[Action] = set()
     out: list[Action] = []
-    for action in _candidates(st, seat):
-        if action not in seen and is_legal(st, seat, action):
+    for action in _candidates(st, seat, quick=True):
+        if action not in seen:
             seen.add(action)
-            out.append(action)
+            if checker.refusal(action) is None:
+                out.append(action)
     return out
+
+
+def candidates(st: State, seat: int) -> list[Action]:
+    """Every candidate ``legal_actions`` considers, before the fit filter and the checks."""
+    return list(dict.fromkeys(_candidates(st, seat, quick=False)))
+
+
+def _fits(card: str, meld: Meld, st: State) -> bool:
+    """Could ``card`` possibly be laid off on ``meld``? (A superset: wild cards always.)"""
+    if card == JOKER or card in st.rules.meld.wilds:
+        return True
+    ends = meld.cards[0].stands_for, meld.cards[-1].stands_for
+    if meld.kind == "set":
+        return card[0] == ends[0][0]
+    suit = ends[0][1]
+    if card[1] != suit:
+        return False
+    first, last = run_values(meld)
+    if card == make_code(first - 1, suit) or card == make_code(last + 1, suit):
+        return True
+    return st.rules.game.end_joker_moves and any(  # DOUBLE-6: the end joker moves on
+        p.is_wild and p.stands_for == card for p in (meld.cards[0], meld.cards[-1]))
 
 
 def _entries(listed: Listed) -> tuple[Entry, ...]:
     return tuple(parse_entry(c) for c in listed)
 
 
-def _candidates(st: State, seat: int) -> Iterator[Action]:
+def _candidates(st: State, seat: int, quick: bool) -> Iterator[Action]:
     types = legal_types(st, seat)
     hand = st.hands[seat] if st.hands else []
     if "call_rummy" in types and st.call is not None:
         called = st.call.card
         wild = called == JOKER or called in st.rules.meld.wilds
         for index, meld in enumerate(st.melds):
+            if quick and not _fits(called, meld, st):
+                continue
             places = [None, *wild_places(called, meld)] if wild else [None]  # PROTOCOL §3
             for card in sorted(set(hand)):
                 for place in places:
@@ -112,6 +142,8 @@ def _candidates(st: State, seat: int) -> Iterator[Action]:
     if "lay_off" in types:
         for index, meld in enumerate(st.melds):
             for card in sorted(set(hand)):
+                if quick and not _fits(card, meld, st):
+                    continue
                 for entry in _placements(card, meld, rules):
                     yield LayOff(index, (entry,))
     if "borrow" in types:
