@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
 from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
@@ -41,6 +42,7 @@ class JoinIn(BaseModel):
 
 class BotsIn(BaseModel):
     count: int = Field(ge=1, le=12)
+    level: str = Field(DEFAULT_LEVEL, max_length=32)  # easy, normal or hard
 
 
 def _room_out(room: Room, player_id: str) -> dict[str, Any]:
@@ -102,7 +104,8 @@ async def _leave(room: Room, player_id: str, name: str, args: dict[str, Any]) ->
 
 async def _bots(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
     await _info(room, player_id, name, {})
-    seats = await room.add_bots(player_id, int(args["count"]))
+    seats = await room.add_bots(player_id, int(args["count"]), str(args.get("level",
+                                                                          DEFAULT_LEVEL)))
     return {"seats": seats, "room": _room_out(room, player_id)}
 
 
@@ -160,7 +163,8 @@ async def leave(room_id: str, player: CurrentPlayer, request: Request) -> dict[s
 @router.post("/rooms/{room_id}/bots")
 async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
                    request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "bots", player, {"count": body.count})
+    return await _call(request, room_id, "bots", player,
+                       {"count": body.count, "level": body.level})
 
 
 @router.post("/rooms/{room_id}/start")

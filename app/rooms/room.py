@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from app.bots import make_bot
+from app.bots.registry import DEFAULT_LEVEL
 from app.engine.actions import Action, parse_action
 from app.engine.errors import RuleError
 from app.engine.games import match_rules
@@ -94,9 +95,9 @@ class Room:
             self._seats_changed()
         return seat
 
-    async def add_bots(self, player_id: str, count: int) -> list[int]:
+    async def add_bots(self, player_id: str, count: int, level: str = DEFAULT_LEVEL) -> list[int]:
         async with self.lock:
-            seats = await self.seating.add_bots(player_id, count)
+            seats = await self.seating.add_bots(player_id, count, level)
             self._seats_changed()
         return seats
 
