@@ -444,6 +444,7 @@ export function wildSlots(action, isWild) {
   if (Array.isArray(action.melds)) action.melds.forEach((m, i) => m.forEach((c, j) => visit(['melds', i, j], c)));
   if (Array.isArray(action.cards)) action.cards.forEach((c, j) => visit(['cards', j], c));
   if (Array.isArray(action.into)) action.into.forEach((c, j) => visit(['into', j], c));
+  if (action.type === 'call_rummy') visit(['card'], action.card);
   return slots;
 }
 
@@ -644,7 +645,8 @@ function Table({ view, room, me, sock, chat, log, fair }) {
   const onMeld = (m, codes) => {
     if (view.call_window && legal.has('call_rummy') && !view.call_window.called) {
       if (codes.length !== 1) return toast(t('hint.call_select'), 'info');
-      return send({ type: 'call_rummy', meld: m.id, discard: codes[0] });
+      const called = view.call_window.card;  // a wild called card names its place (PROTOCOL §3)
+      return send({ type: 'call_rummy', meld: m.id, discard: codes[0], ...(isWild(called) ? { card: called } : {}) });
     }
     if (!codes.length) return toast(t('hint.select_first'), 'info');
     if (codes.length === 1 && legal.has('swap_joker')) {

@@ -27,15 +27,22 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from app.engine.actions import Action, Discard
+from app.engine.actions import Action, Discard, Knock
 from app.engine.cards import JOKER, make_code, rank_of
 from app.engine.deal import pack_for
+from app.engine.games import Scoring
 from app.engine.rules import GameRules
 from app.engine.state import State
 
-from .sensible import SensibleBot, _Turn
+from .sensible import KNOCK_ANYWAY, SensibleBot, _minus, _Turn
 
+KNOCK_AT = 14       # knock with this much deadwood or less
 COUNT_WEIGHT = 10   # what holding one more unmatched card costs, beside its points
+URGENT = 5          # ... unless an opponent holds this few cards
+# Games won by going out first (the loser pays for the cards left): a race, so unmatched cards
+# are counted before their points.
+RACES = frozenset({Scoring.WINNER_TAKES_HANDS, Scoring.WINNER_TAKES_DEADWOOD,
+                   Scoring.QUEEN_CITY, Scoring.PENALTY})
 FEED = 10.0        # cost of a discard that completes a meld for the next player
 LAY_OFF_FEED = 9.0  # cost of a discard that an opponent could lay off at once
 SAFE = 2.0         # bonus of a discard whose rank or suit neighbour an opponent threw away
@@ -122,7 +129,26 @@ class HardBot(SensibleBot):
     def _valuer(self, st: State) -> Callable[[str], int]:
         """Every unmatched card is a card still to get rid of: count cards first, points
         second (ten per card plus its value)."""
-        return _counting(super()._valuer(st))
+        base = super()._valuer(st)
+        if st.rules.game.scoring not in RACES or self._urgent(st):
+            return base
+        return _counting(base)
+
+    def _urgent(self, st: State) -> bool:
+        """An opponent may go out soon: only points count now."""
+        return any(len(h) <= URGENT for s, h in enumerate(st.hands) if s != self._seat)
+
+    def _knock(self, t: _Turn) -> Action | None:
+        """KNOCK-4: knock, shedding the card that leaves the least deadwood, as soon as that
+        deadwood is at most ``KNOCK_AT`` (an opponent rarely has less this early)."""
+        knocks = t.of(Knock)
+        if not knocks:
+            return None
+        left, best = min((self._deadwood(t.st, _minus(t.hand, [k.discard])), k.discard)
+                         for k in knocks)
+        if left <= KNOCK_AT or t.st.turns[t.seat] >= KNOCK_ANYWAY:
+            return next(k for k in knocks if k.discard == best)
+        return None
 
     def _stalling(self, t: _Turn) -> bool:
         """Never plays at random to break a long hand (the normal player still does)."""
