@@ -45,6 +45,10 @@ RACES = frozenset({Scoring.WINNER_TAKES_HANDS, Scoring.WINNER_TAKES_DEADWOOD,
                    Scoring.QUEEN_CITY, Scoring.PENALTY})
 FEED = 10.0        # cost of a discard that completes a meld for the next player
 LAY_OFF_FEED = 9.0  # cost of a discard that an opponent could lay off at once
+# Games where guarding discards lost more than it won when measured (bench.strength): Knock
+# Rummy (what counts is knocking first) and Boat House (two cards are taken from the pile).
+UNGUARDED = frozenset({Scoring.KNOCK, Scoring.WINNER_TAKES_DEADWOOD})
+PATTERN_SCALE = 0.1  # the feeding costs where every card is worth 1 (Continental, Nowrang)
 SAFE = 2.0         # bonus of a discard whose rank or suit neighbour an opponent threw away
 
 
@@ -185,9 +189,17 @@ class HardBot(SensibleBot):
             unseen[c] for c in _completing(card, other)))
 
     def _risk(self, st: State, card: str) -> float:
-        """How much the next player would like ``card``: a lay-off on a table meld, or the
-        chance that two of the cards it might hold (each unseen card, in proportion to its hand
-        size) make a meld with it; more near the cards it took, less near those it threw."""
+        """How much the next player would like ``card``, in points of a card of average value
+        where the game counts points (a tenth of that where only the pattern counts)."""
+        if st.rules.game.scoring in UNGUARDED:
+            return 0.0
+        scale = 1.0 if st.rules.game.declare_sizes == () else PATTERN_SCALE
+        return scale * self._feed(st, card)
+
+    def _feed(self, st: State, card: str) -> float:
+        """A lay-off on a table meld, or the chance that two of the cards the next player might
+        hold (each unseen card, in proportion to its hand size) make a meld with ``card``; more
+        near the cards it took, less near those it threw."""
         if card == JOKER or card in st.rules.meld.wilds:
             return LAY_OFF_FEED
         risk = 0.0
