@@ -3,8 +3,8 @@
 ``python -m bench.strength`` plays hard against normal in two-player games of every game, each
 played to its end (the target score, or the game's fixed number of hands), and prints the table
 of wins per game. Games come in pairs: the same deals twice, the hard player in either seat, so
-the luck of the cards cancels out; seeds are fixed, so a run is repeatable. Targets: hard wins at least 60 % of the Standard games and a
-majority in every other game.
+the luck of the cards cancels out; seeds are fixed, so a run is repeatable. Targets: hard wins
+at least 60 % of the Standard games and a majority in every other game.
 
     python -m bench.strength                    # 1,000 Standard games, 100 of each other game
     python -m bench.strength --standard 200 --others 40 --games standard,knock
