@@ -14,6 +14,7 @@ checks that ``refusal`` and ``apply`` agree on every candidate move.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from . import phom
 from .actions import Action, CallRummy, Discard, Draw, Knock, LayOff, MeldAction
@@ -28,42 +29,41 @@ from .state import Phase, State
 from .table import laid_off
 
 _STORE_LIMIT = 50_000
-_FORMED: dict[tuple[tuple[Entry, ...], MeldRules], Meld | str] = {}
-_LAID: dict[tuple[Meld, tuple[Entry, ...], MeldRules, bool], str | None] = {}
+_FORMED: dict[object, Meld | str | None] = {}
+_LAID: dict[object, Meld | str | None] = {}
+
+
+def _remembered(store: dict[object, Meld | str | None], key: object,
+                work: Callable[[], Meld]) -> Meld | str | None:
+    """``work()``'s result or the code it raises, kept in ``store`` (emptied when full)."""
+    try:
+        return store[key]
+    except KeyError:
+        pass
+    got: Meld | str | None
+    try:
+        got = work()
+    except RuleError as exc:
+        got = exc.code
+    if len(store) >= _STORE_LIMIT:
+        store.clear()
+    store[key] = got
+    return got
 
 
 def formed(entries: tuple[Entry, ...], rules: MeldRules) -> Meld | str:
     """``form_meld(entries)`` (owner -1), or its error code; remembered."""
-    key = (entries, rules)
-    got = _FORMED.get(key)
-    if got is None:
-        try:
-            got = form_meld(entries, rules)
-        except RuleError as exc:
-            got = exc.code
-        if len(_FORMED) >= _STORE_LIMIT:
-            _FORMED.clear()
-        _FORMED[key] = got
+    got = _remembered(_FORMED, (entries, rules), lambda: form_meld(entries, rules))
+    assert got is not None  # noqa: S101 - form_meld returns a meld or raises
     return got
 
 
 def lay_off_code(meld: Meld, entries: tuple[Entry, ...], rules: GameRules) -> str | None:
     """The code ``laid_off(meld, entries)`` raises, or None; remembered (it does not depend on
     the meld's number)."""
-    key = (meld, entries, rules.meld, rules.game.end_joker_moves)
-    try:
-        return _LAID[key]
-    except KeyError:
-        pass
-    got: str | None = None
-    try:
-        laid_off(meld, list(entries), rules)
-    except RuleError as exc:
-        got = exc.code
-    if len(_LAID) >= _STORE_LIMIT:
-        _LAID.clear()
-    _LAID[key] = got
-    return got
+    got = _remembered(_LAID, (meld, entries, rules.meld, rules.game.end_joker_moves),
+                      lambda: laid_off(meld, list(entries), rules))
+    return got if isinstance(got, str) else None
 
 
 def trial_code(st: State, seat: int, action: Action) -> str | None:

@@ -3,11 +3,11 @@
 ``legal_actions`` no longer applies its candidates to a copy of the state: ``legality.refusal``
 checks the handlers' conditions in place, and lay-offs and calls are proposed only where the card
 could fit. At every decision of bot-vs-bot matches (the seat to act, and in an open Call Rummy
-window every seat that may call) this test checks that every generated move applies, that a
-seeded sample of the other candidates (the unfiltered list of ``moves.candidates``) is refused
-by ``apply`` with exactly the code ``refusal`` names, and, on every fifth decision, that the
-legal moves are exactly the candidates ``apply`` accepts. It also checks that ``State.copy``
-copies every field.
+window every seat that may call) this test checks that every generated move applies
+(``legality.trial_code`` applies it to a copy), that a seeded sample of the other candidates (the
+unfiltered list of ``moves.candidates``) is refused by ``apply`` with exactly the code
+``refusal`` names, and, on every fifth decision, that the legal moves are exactly the candidates
+``apply`` accepts. It also checks that ``State.copy`` copies every field.
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ import pytest
 
 from app.bots import make_bot
 from app.bots.selfplay import play_match
-from app.engine.errors import RuleError
-from app.engine.game import apply
 from app.engine.games import match_rules
-from app.engine.legality import refusal
+from app.engine.legality import refusal, trial_code
 from app.engine.moves import candidates, legal_actions
 from app.engine.state import Phase, State
 
@@ -50,14 +48,6 @@ CASES: list[tuple[str, dict[str, Any], int, int]] = [
 ]
 
 
-def _code(st: State, seat: int, action: Any) -> str | None:
-    try:
-        apply(st, seat, action)
-    except RuleError as exc:
-        return exc.code
-    return None
-
-
 class Agreement:
     """The checks, as a ``play_match`` observer on every state reached."""
 
@@ -82,16 +72,16 @@ class Agreement:
         context = f"{self.context} phase={st.phase.value} seat={seat} seq={st.seq}"
         legal = legal_actions(st, seat)
         for action in legal:
-            assert _code(st, seat, action) is None, f"{action} generated, refused: {context}"
+            assert trial_code(st, seat, action) is None, f"{action} generated, refused: {context}"
         full = candidates(st, seat)
         rejected = [a for a in full if a not in set(legal)]
         for action in self.rng.sample(rejected, min(REJECTED_SAMPLE, len(rejected))):
-            code = _code(st, seat, action)
+            code = trial_code(st, seat, action)
             assert code is not None, f"{action} accepted but not generated: {context}"
             assert refusal(st, seat, action) == code, f"{action}: {context}"
             self.checked += 1
         if self.decisions % FULL_EVERY == 0:
-            accepted = [a for a in full if _code(st, seat, a) is None]
+            accepted = [a for a in full if trial_code(st, seat, a) is None]
             assert legal == accepted, f"legal moves differ from apply's: {context}"
 
 
