@@ -39,7 +39,7 @@ def state_from_view(view: dict[str, Any], rules: GameRules) -> State:
     seat = view["seat"]
     st = State(rules=rules, phase=Phase(view["phase"]), dealer=view["dealer"],
                hand_no=view["hand_no"], totals=list(view["totals"]),
-               results=[_result(r) for r in view["results"]],
+               results=_results(view["results"]),
                game_winner=view["game_winner"], turn=view["turn"])
     counts: list[int] = list(view["hand_counts"])
     if not counts:  # no hand dealt yet
@@ -191,6 +191,17 @@ def _run_start(placed: tuple[Placed, ...], rules: GameRules) -> int:
                 and rank_of(placed[1].stands_for) != 2:
             return 14
     return first
+
+
+_LAST_RESULTS: list[Any] = [None, []]
+
+
+def _results(raw: list[dict[str, Any]]) -> list[HandResult]:
+    """The finished hands of the view; the last list parsed is kept, since every view of a
+    hand repeats it."""
+    if raw != _LAST_RESULTS[0]:
+        _LAST_RESULTS[:] = [raw, [_result(r) for r in raw]]
+    return list(_LAST_RESULTS[1])
 
 
 def _result(raw: dict[str, Any]) -> HandResult:

@@ -94,8 +94,17 @@ def _fits(card: str, meld: Meld, st: State) -> bool:
         p.is_wild and p.stands_for == card for p in (meld.cards[0], meld.cards[-1]))
 
 
+_ENTRIES: dict[Listed, tuple[Entry, ...]] = {}
+
+
 def _entries(listed: Listed) -> tuple[Entry, ...]:
-    return tuple(parse_entry(c) for c in listed)
+    """A solver listing (``"JK:7H"``) as action entries (remembered; emptied when large)."""
+    got = _ENTRIES.get(listed)
+    if got is None:
+        if len(_ENTRIES) >= 50_000:
+            _ENTRIES.clear()
+        got = _ENTRIES[listed] = tuple(parse_entry(c) for c in listed)
+    return got
 
 
 def _candidates(st: State, seat: int, quick: bool) -> Iterator[Action]:
