@@ -76,6 +76,7 @@ class HardBot(SensibleBot):
         self._picked: set[str] = set()             # cards opponents took from the discard pile
         self._last_pile: list[str] = []
         self._seat = 0
+        self._turns = 0
 
     # --- memory --------------------------------------------------------------------------
 
@@ -84,10 +85,12 @@ class HardBot(SensibleBot):
         are recorded when it makes them), and cards taken by opponents are what they collect."""
         self._seat = view["seat"]
         key = (view["hand_no"], len(view["results"]))
-        if key != self._hand_key:
+        turns = sum(view["turns"])  # grows through a hand; smaller: a new match's hand
+        if key != self._hand_key or turns < self._turns:
             self._hand_key = key
             self._mine, self._thrown, self._picked = Counter(), Counter(), set()
             self._last_pile = []
+        self._turns = turns
         pile = view["discard"]
         common = 0
         while common < min(len(pile), len(self._last_pile)) and pile[common] == self._last_pile[
