@@ -41,6 +41,7 @@ def play(game: str, games: int, seed: int = 0, a: str = "hard", b: str = "sensib
     """``games`` two-player games of ``game``, ``a`` against ``b``, seats alternating."""
     players = max(2, GAMES[game].min_players)
     rules = match_rules(game, {}, players)
+    hands = 1 if GAMES[game].each_hand_a_game else MAX_HANDS  # NOWRANG-7: a hand is a game
     tally = Tally(game)
     start = time.perf_counter()
     for g in range(games):
@@ -49,7 +50,7 @@ def play(game: str, games: int, seed: int = 0, a: str = "hard", b: str = "sensib
         kinds[seat] = a
         pair = g // players
         bots = [make_bot(kind, seed + pair * 10 + s) for s, kind in enumerate(kinds)]
-        st, log = play_match(rules, bots, seed + 100_000 + pair, max_hands=MAX_HANDS)
+        st, log = play_match(rules, bots, seed + 100_000 + pair, max_hands=hands)
         tally.games += 1
         tally.hands += len(log.hands)
         if st.game_winner == seat:
