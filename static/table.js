@@ -244,6 +244,7 @@ function OptionsSummary({ room }) {
 
 function WaitingRoom({ room, me, sock, chat, fair, next }) {
   const [count, setCount] = useState(1);
+  const [level, setLevel] = useState('normal');
   const [error, setError] = useState(null);
   const isHost = room.host_id === me.id;
   const seated = room.players.some((p) => p && p.player_id === me.id);
@@ -287,7 +288,7 @@ function WaitingRoom({ room, me, sock, chat, fair, next }) {
       <ol class="seat-list" data-testid="seats">
         ${room.players.map((p, i) => html`<li class=${p ? 'taken' : 'free'}>
           <span class="seat-no">${i + 1}</span>
-          ${p ? html`<span>${p.name}</span>${p.bot ? html` <span class="badge">${t('table.bot')}</span>` : ''}
+          ${p ? html`<span>${p.name}</span>${p.bot ? html` <span class="badge">${t('table.bot')}${p.level ? ' · ' + t('bots.' + p.level) : ''}</span>` : ''}
                      ${p.player_id === room.host_id ? html` <span class="badge host">${t('room.host')}</span>` : ''}`
               : html`<span class="muted">${t('room.empty_seat')}</span>`}
         </li>`)}
@@ -304,7 +305,11 @@ function WaitingRoom({ room, me, sock, chat, fair, next }) {
                 <select value=${count} onChange=${(e) => setCount(Number(e.target.value))}>
                   ${Array.from({ length: free }, (_, i) => html`<option value=${i + 1}>${i + 1}</option>`)}
                 </select></label>
-              <button type="button" class="btn" data-testid="add-bots" onClick=${() => call('bots', { count })}>${t('room.add_bots')}</button>`}
+              <label class="inline">${t('bots.level')}
+                <select value=${level} data-testid="bot-level" onChange=${(e) => setLevel(e.target.value)}>
+                  ${['easy', 'normal', 'hard'].map((l) => html`<option value=${l}>${t('bots.' + l)}</option>`)}
+                </select></label>
+              <button type="button" class="btn" data-testid="add-bots" onClick=${() => call('bots', { count, level })}>${t('room.add_bots')}</button>`}
             <button type="button" class="btn primary" data-testid="start" disabled=${free > 0}
                     onClick=${() => call('start', {})}>${t('room.start')}</button>
           </div>`
@@ -515,7 +520,7 @@ function SeatBox({ view, room, seat, now }) {
       aria-label=${t('table.seat_label', { name: seatName(room, seat), n: count })}>
     <div class="seat-head">
       <span class="seat-name">${seatName(room, seat)}</span>
-      ${p && p.bot ? html`<span class="badge">${t('table.bot')}</span>` : ''}
+      ${p && p.bot ? html`<span class="badge">${t('table.bot')}${p.level ? ' · ' + t('bots.' + p.level) : ''}</span>` : ''}
       <${Presence} view=${view} seat=${seat} />
       ${view.dealer === seat ? html`<span class="badge dealer" title=${t('table.dealer')}>${t('table.dealer_short')}</span>` : ''}
     </div>
@@ -669,7 +674,8 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const onMeld = (m, codes) => {
     if (view.call_window && legal.has('call_rummy') && !view.call_window.called) {
       if (codes.length !== 1) return toast(t('hint.call_select'), 'info');
-      return send({ type: 'call_rummy', meld: m.id, discard: codes[0] });
+      const called = view.call_window.card;  // a wild called card names its place (PROTOCOL §3)
+      return send({ type: 'call_rummy', meld: m.id, discard: codes[0], ...(isWild(called) ? { card: called } : {}) });
     }
     if (!codes.length) return toast(t('hint.select_first'), 'info');
     if (codes.length === 1 && legal.has('swap_joker')) {

@@ -5,8 +5,12 @@ import { t, cardName } from './i18n.js';
 
 const plain = (code) => String(code).split(':')[0];
 
-/** The groups of an action that may hold wild cards: [{path, cards, meld}]. */
+/** The groups of an action that may hold wild cards: [{path, cards, meld, single}] (single: the
+ * path holds one card code, not a listing). */
 function groupsOf(action) {
+  if (action.type === 'call_rummy' && action.card) {  // the called card, laid off on the meld
+    return [{ path: ['card'], cards: [plain(action.card)], meld: action.meld, single: true }];
+  }
   if (Array.isArray(action.melds)) {
     return action.melds.map((m, i) => ({ path: ['melds', i], cards: m.map(plain), meld: null }));
   }
@@ -53,7 +57,7 @@ export function WildDialog({ pending, sock, onDone, onCancel }) {
       const listing = g.options[choice[i]];
       let target = next;
       for (const p of g.path.slice(0, -1)) target = target[p];
-      target[g.path[g.path.length - 1]] = [...listing];
+      target[g.path[g.path.length - 1]] = g.single ? listing[0] : [...listing];
     });
     onDone(next);
   };

@@ -6,11 +6,13 @@ invite code; anyone else gets the 404 ``no_such_room`` of a room that does not e
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
 from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
@@ -42,6 +44,7 @@ class JoinIn(BaseModel):
 
 class BotsIn(BaseModel):
     count: int = Field(ge=1, le=12)
+    level: str = Field(DEFAULT_LEVEL, max_length=32)  # easy, normal or hard
 
 
 def _room_out(room: Room, player_id: str) -> dict[str, Any]:
@@ -104,7 +107,8 @@ async def _leave(room: Room, player_id: str, name: str, args: dict[str, Any]) ->
 
 async def _bots(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
     await _info(room, player_id, name, {})
-    seats = await room.add_bots(player_id, int(args["count"]))
+    seats = await room.add_bots(player_id, int(args["count"]), str(args.get("level",
+                                                                          DEFAULT_LEVEL)))
     return {"seats": seats, "room": _room_out(room, player_id)}
 
 
@@ -173,7 +177,8 @@ async def leave(room_id: str, player: CurrentPlayer, request: Request) -> dict[s
 @router.post("/rooms/{room_id}/bots")
 async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
                    request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "bots", player, {"count": body.count})
+    return await _call(request, room_id, "bots", player,
+                       {"count": body.count, "level": body.level})
 
 
 @router.post("/rooms/{room_id}/start")
@@ -195,8 +200,8 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     room = await registry.create(player.id, player.name, s["game"], s["options"], s["seats"],
                                  s["stake"], s["buy_in"], s["turn_seconds"], s["private"],
                                  deals, s["spectator_chat"], s["grace_seconds"], s["rated"])
-    if s["bots"]:
-        await room.add_bots(player.id, s["bots"])
+    for level, count in Counter(s["bots"]).items():
+        await room.add_bots(player.id, count, level)
     relay: Relay | None = request.app.state.relay
     if relay is not None:
         await relay.cluster.publish([room])

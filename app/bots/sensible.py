@@ -321,21 +321,29 @@ class SensibleBot(Bot):
         for card in sorted(set(allowed), key=lambda c: (c not in dead, -self._value(st, c))):
             value = self._value(st, card)
             left = best.deadwood_value - value
-            near = _neighbours(card, hand)
-            score: float = left
+            near = self._near(st, card, hand)
+            score: float = left + self._risk(st, card)
             if card in dead:
                 score += value / 2 if near else 0  # half a meld: worth keeping a while
             else:
-                if found is not None and left >= found[0][0]:
+                if found is not None and score >= found[0][0]:
                     continue
                 left = self._deadwood(st, _minus(hand, [card]))
-                score = left
+                score = left + self._risk(st, card)
             key = (score, card in wilds, -value, near, card)
             if found is None or key < found[0]:
                 found = (key, left)
         if found is None:
             raise ValueError("nothing to shed")
         return found[0][-1], found[1]
+
+    def _near(self, st: State, card: str, hand: list[str]) -> int:
+        """How many cards of ``hand`` could make a meld with ``card`` (kept a while if any)."""
+        return _neighbours(card, hand)
+
+    def _risk(self, st: State, card: str) -> float:
+        """What discarding ``card`` may give away (the normal player does not ask)."""
+        return 0.0
 
     # --- values --------------------------------------------------------------------------
 

@@ -16,16 +16,16 @@ the call window before the next player acts, so a bot never decides with calls p
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import fields, replace
 from typing import Any
 
 from app.engine.actions import CallRummy
 from app.engine.cards import Placed, parse_entry, rank_of
 from app.engine.deal import pack_for
 from app.engine.errors import RuleError
-from app.engine.melds import AceModel, Meld, extend_meld, form_meld
+from app.engine.melds import AceModel, Meld, MeldRules, form_meld
 from app.engine.rules import GameRules
 from app.engine.state import CallWindow, HandResult, Phase, State
+from app.engine.table import laid_off
 
 _RESULT_KEYS = frozenset({"ended", "winner", "reason", "scores", "revealed"})
 
@@ -39,7 +39,7 @@ def state_from_view(view: dict[str, Any], rules: GameRules) -> State:
     seat = view["seat"]
     st = State(rules=rules, phase=Phase(view["phase"]), dealer=view["dealer"],
                hand_no=view["hand_no"], totals=list(view["totals"]),
-               results=[_result(r) for r in view["results"]],
+               results=_results(view["results"]),
                game_winner=view["game_winner"], turn=view["turn"])
     counts: list[int] = list(view["hand_counts"])
     if not counts:  # no hand dealt yet
@@ -63,18 +63,33 @@ def state_from_view(view: dict[str, Any], rules: GameRules) -> State:
     return st
 
 
+_PACKS: dict[tuple[int, int], tuple[list[str], dict[str, int], bool]] = {}
+
+
+def _pack(rules: GameRules) -> tuple[list[str], dict[str, int], bool]:
+    """The game's pack in pack order with each code once, how many of each it holds, and
+    whether it holds one of each."""
+    size = rules.pack_size()
+    got = _PACKS.get(size)
+    if got is None:
+        pack = pack_for(rules)
+        codes = list(dict.fromkeys(pack))
+        got = _PACKS[size] = (codes, dict(Counter(pack)), len(codes) == len(pack))
+    return got
+
+
 def _deal_hidden(view: dict[str, Any], rules: GameRules, seat: int,
                  counts: list[int]) -> tuple[list[list[str]], list[str]]:
     """Own hand from the view; the unseen cards to the other hands (known cards first), then
     the stock, in pack order."""
     own = list(view["hand"])
     revealed = view.get("revealed") or []
-    visible = Counter(own) + Counter(view["discard"]) + Counter(
-        parse_entry(c)[0] for m in view["melds"] for c in m["cards"])
-    pack = pack_for(rules)
-    unseen = Counter(pack) - visible
-    if visible - Counter(pack):
-        raise ValueError(f"cards not in the pack: {visible - Counter(pack)}")
+    codes, pack, single = _pack(rules)
+    used = Counter(own)
+    used.update(view["discard"])
+    used.update(c.partition(":")[0] for m in view["melds"] for c in m["cards"])
+    if any(k > pack.get(c, 0) for c, k in used.items()):
+        raise ValueError(f"cards not in the pack: {used - Counter(pack)}")
     hands: list[list[str]] = []
     for s, count in enumerate(counts):
         if s == seat:
@@ -82,13 +97,18 @@ def _deal_hidden(view: dict[str, Any], rules: GameRules, seat: int,
             continue
         if len(revealed) == len(counts) and len(revealed[s]) == count:
             first = Counter(revealed[s])  # the hand's end made this hand public
-        else:
+        elif view["known"][s] or view["locked"][s]:
             first = Counter(view["known"][s]) | Counter(view["locked"][s])
-        if first - unseen:
+        else:
+            hands.append([])
+            continue
+        if any(used[c] + k > pack.get(c, 0) for c, k in first.items()):
             raise ValueError(f"seat {s}'s known cards are not among the unseen cards")
-        unseen -= first
+        used.update(first)
         hands.append(list(first.elements()))
-    order = [c for c in dict.fromkeys(pack) for _ in range(unseen[c])]  # canonical: pack order
+    get = used.get  # the unseen cards in the canonical order: pack order
+    order = [c for c in codes if not get(c)] if single else [
+        c for c in codes for _ in range(pack[c] - get(c, 0))]
     for s, count in enumerate(counts):
         if s != seat:
             need = count - len(hands[s])
@@ -125,26 +145,41 @@ def _call_window(view: dict[str, Any], st: State, seat: int) -> CallWindow | Non
 def _stand_in_call(st: State, seat: int, card: str) -> CallRummy:
     for index, meld in enumerate(st.melds):
         try:
-            extend_meld(meld, [(card, None)], st.rules.meld)
+            laid_off(meld, [(card, None)], st.rules)  # the engine's own check (DOUBLE-6)
         except RuleError:
             continue
         return CallRummy(index, sorted(st.hands[seat])[0])
     return CallRummy(0, sorted(st.hands[seat])[0])
 
 
+_MELDS: dict[tuple[tuple[str, ...], str, int, MeldRules], Meld] = {}
+
+
 def _meld(raw: dict[str, Any], rules: GameRules) -> Meld:
-    """Rebuild a table meld from its listing (``"JK:7H"``), keeping its owner and number."""
+    """Rebuild a table meld from its listing (``"JK:7H"``), keeping its owner and number (the
+    rebuilt melds are remembered by listing, in a store emptied when it grows large)."""
+    key = (tuple(raw["cards"]), raw["kind"], raw["owner"], rules.meld)
+    got = _MELDS.get(key)
+    if got is None:
+        got = _rebuilt_meld(raw, rules)
+        if len(_MELDS) >= 20_000:
+            _MELDS.clear()
+        _MELDS[key] = got
+    return Meld(got.kind, got.cards, got.owner, got.start, id=raw["id"])
+
+
+def _rebuilt_meld(raw: dict[str, Any], rules: GameRules) -> Meld:
     entries = [parse_entry(c) for c in raw["cards"]]
     placed = tuple(Placed(c, d if d is not None else c) for c, d in entries)
     try:
         meld = form_meld(entries, rules.meld, owner=raw["owner"])
         if meld.kind == raw["kind"] and meld.cards == placed:
-            return replace(meld, id=raw["id"])
+            return meld
     except RuleError:
         pass
     # A listing form_meld does not accept as it stands: keep it exactly as the table shows it.
     start = _run_start(placed, rules) if raw["kind"] == "run" else 0
-    return Meld(raw["kind"], placed, raw["owner"], start, id=raw["id"])
+    return Meld(raw["kind"], placed, raw["owner"], start)
 
 
 def _run_start(placed: tuple[Placed, ...], rules: GameRules) -> int:
@@ -158,10 +193,20 @@ def _run_start(placed: tuple[Placed, ...], rules: GameRules) -> int:
     return first
 
 
+_LAST_RESULTS: list[Any] = [None, []]
+
+
+def _results(raw: list[dict[str, Any]]) -> list[HandResult]:
+    """The finished hands of the view; the last list parsed is kept, since every view of a
+    hand repeats it."""
+    if raw != _LAST_RESULTS[0]:
+        _LAST_RESULTS[:] = [raw, [_result(r) for r in raw]]
+    return list(_LAST_RESULTS[1])
+
+
 def _result(raw: dict[str, Any]) -> HandResult:
-    names = {f.name for f in fields(HandResult)}
     extra: dict[str, Any] = {}
-    if "payments" in names and "payments" in raw:
+    if "payments" in raw:
         extra["payments"] = tuple(tuple(p) for p in raw["payments"])
     detail = {k: v for k, v in raw.items() if k not in _RESULT_KEYS and k not in extra}
     return HandResult(raw["winner"], raw["reason"], tuple(raw["scores"]),

@@ -198,8 +198,8 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Action]] = {
 
 def parse_action(obj: object) -> Action:
     """Turn a JSON action object into a typed action, or raise :class:`MalformedAction`."""
-    if isinstance(obj, tuple(_ACTION_CLASSES)):
-        return obj  # type: ignore[return-value]
+    if isinstance(obj, _ACTION_CLASSES):
+        return obj
     if not isinstance(obj, dict):
         raise MalformedAction("malformed_action", "an action must be a JSON object")
     kind = obj.get("type")

@@ -33,10 +33,11 @@ def remove_from_hand(st: State, seat: int, cards: list[str]) -> None:
 def discardable(st: State, seat: int) -> list[str]:
     """Cards the player may discard now: not taken from the discard this turn (GEN-8) nor
     locked (PHOM-6)."""
+    blocked = st.taken + st.locked[seat] if st.locked else st.taken
+    if not blocked:
+        return sorted(set(st.hands[seat]))
     hand = Counter(st.hands[seat])
-    hand.subtract(Counter(st.taken))
-    if st.locked:
-        hand.subtract(Counter(st.locked[seat]))
+    hand.subtract(blocked)
     return sorted(c for c, k in hand.items() if k > 0)
 
 

@@ -162,19 +162,7 @@ def _wrong_phase(st: State, act: Action) -> IllegalAction:
 
 def allowed_types(rules: GameRules) -> frozenset[str]:
     """The action types this game with these options ever allows."""
-    game, options = rules.game, rules.options
-    types = {"draw", "discard"}
-    if rules.table_melds:
-        types |= {"meld", "lay_off"} | ({"borrow"} if options.borrowing else set())
-    if game.joker_exchange:
-        types.add("swap_joker")
-    if rules.declare:
-        types.add("declare")
-    if game.knock:
-        types.add("knock")
-    if game.phom:
-        types |= {"show"} | (set() if options.no_layoff_on_others else {"lay_off"})
-    return frozenset(types)
+    return rules.action_types
 
 
 def _check_available(rules: GameRules, act: Action) -> None:

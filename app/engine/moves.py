@@ -4,7 +4,10 @@
 (and the best arrangement's melds together, for initial-meld minimums); every lay-off of one
 card, wilds designated at each open place; joker exchanges; borrows; whole-hand declarations
 and Phom shows from the solver; every call — and keeps those that
-:func:`app.engine.game.is_legal` accepts, so it can never disagree with ``apply``.
+:func:`app.engine.legality.refusal` accepts without applying them (its property test holds it
+to ``apply``). Lay-offs and calls of a natural card are proposed only where the card could
+extend the meld (its rank for a set, the next card at either end of a run, or the card an end
+joker stands for under DOUBLE-6); :func:`candidates` is the whole unfiltered list.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from .actions import (
     Show,
     SwapJoker,
 )
-from .cards import JOKER, parse_entry
+from .cards import JOKER, make_code, parse_entry
 from .flow import discardable
-from .game import allowed_types, is_legal
-from .melds import Entry, Meld, MeldRules, wild_places
+from .game import allowed_types
+from .legality import Checker, refusal
+from .melds import Entry, Meld, MeldRules, run_values, wild_places
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
 from .state import Phase, State
@@ -65,10 +69,10 @@ def legal_draws(st: State, seat: int) -> dict[str, Any]:
         return {"from_stock": False, "takes": []}
     if st.rules.options.throw_down:
         takes = [c for c in dict.fromkeys(st.discard)
-                 if is_legal(st, seat, Draw("discard", c))]
+                 if refusal(st, seat, Draw("discard", c)) is None]
     else:
-        takes = st.discard[-1:] if is_legal(st, seat, Draw("discard")) else []
-    return {"from_stock": is_legal(st, seat, Draw("stock")), "takes": takes}
+        takes = st.discard[-1:] if refusal(st, seat, Draw("discard")) is None else []
+    return {"from_stock": refusal(st, seat, Draw("stock")) is None, "takes": takes}
 
 
 def legal_throws(st: State, seat: int) -> dict[str, list[str]]:
@@ -78,10 +82,11 @@ def legal_throws(st: State, seat: int) -> dict[str, list[str]]:
     card's action only where the engine accepts it."""
     types = legal_types(st, seat)
     hand = list(dict.fromkeys(st.hands[seat])) if st.hands else []
-    return {
-        "discard": [c for c in hand if "discard" in types and is_legal(st, seat, Discard(c))],
-        "knock": [c for c in hand if "knock" in types and is_legal(st, seat, Knock(c))],
-    }
+
+    def accepted(kind: str, make: type[Discard] | type[Knock]) -> list[str]:
+        return [c for c in hand if refusal(st, seat, make(c)) is None] if kind in types else []
+
+    return {"discard": accepted("discard", Discard), "knock": accepted("knock", Knock)}
 
 
 def _phom_allows(st: State, seat: int, kind: str) -> bool:
@@ -102,26 +107,61 @@ def _phom_allows(st: State, seat: int, kind: str) -> bool:
 
 def legal_actions(st: State, seat: int) -> list[Action]:
     """Concrete legal actions for ``seat`` (a representative set of table moves)."""
+    checker = Checker(st, seat)
     seen: set[Action] = set()
     out: list[Action] = []
-    for action in _candidates(st, seat):
-        if action not in seen and is_legal(st, seat, action):
+    for action in _candidates(st, seat, quick=True):
+        if action not in seen:
             seen.add(action)
-            out.append(action)
+            if checker.refusal(action) is None:
+                out.append(action)
     return out
 
 
+def candidates(st: State, seat: int) -> list[Action]:
+    """Every candidate ``legal_actions`` considers, before the fit filter and the checks."""
+    return list(dict.fromkeys(_candidates(st, seat, quick=False)))
+
+
+def _fits(card: str, meld: Meld, st: State) -> bool:
+    """Could ``card`` possibly be laid off on ``meld``? (A superset: wild cards always.)"""
+    if card == JOKER or card in st.rules.meld.wilds:
+        return True
+    ends = meld.cards[0].stands_for, meld.cards[-1].stands_for
+    if meld.kind == "set":
+        return card[0] == ends[0][0]
+    suit = ends[0][1]
+    if card[1] != suit:
+        return False
+    first, last = run_values(meld)
+    if card == make_code(first - 1, suit) or card == make_code(last + 1, suit):
+        return True
+    return st.rules.game.end_joker_moves and any(  # DOUBLE-6: the end joker moves on
+        p.is_wild and p.stands_for == card for p in (meld.cards[0], meld.cards[-1]))
+
+
+_ENTRIES: dict[Listed, tuple[Entry, ...]] = {}
+
+
 def _entries(listed: Listed) -> tuple[Entry, ...]:
-    return tuple(parse_entry(c) for c in listed)
+    """A solver listing (``"JK:7H"``) as action entries (remembered; emptied when large)."""
+    got = _ENTRIES.get(listed)
+    if got is None:
+        if len(_ENTRIES) >= 50_000:
+            _ENTRIES.clear()
+        got = _ENTRIES[listed] = tuple(parse_entry(c) for c in listed)
+    return got
 
 
-def _candidates(st: State, seat: int) -> Iterator[Action]:
+def _candidates(st: State, seat: int, quick: bool) -> Iterator[Action]:
     types = legal_types(st, seat)
     hand = st.hands[seat] if st.hands else []
     if "call_rummy" in types and st.call is not None:
         called = st.call.card
         wild = called == JOKER or called in st.rules.meld.wilds
         for index, meld in enumerate(st.melds):
+            if quick and not _fits(called, meld, st):
+                continue
             places = [None, *wild_places(called, meld)] if wild else [None]  # PROTOCOL §3
             for card in sorted(set(hand)):
                 for place in places:
@@ -157,6 +197,8 @@ def _candidates(st: State, seat: int) -> Iterator[Action]:
     if "lay_off" in types:
         for index, meld in enumerate(st.melds):
             for card in sorted(set(hand)):
+                if quick and not _fits(card, meld, st):
+                    continue
                 for entry in _placements(card, meld, rules):
                     yield LayOff(index, (entry,))
     if "borrow" in types:

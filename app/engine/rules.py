@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cached_property
 
 from .cards import JOKER, rank_of
 from .errors import InvalidOptions, excerpt
@@ -134,6 +135,23 @@ class GameRules:
 
     def pack_size(self) -> tuple[int, int]:
         return self.game.decks(self.players), self.game.jokers(self.players)
+
+    @cached_property
+    def action_types(self) -> frozenset[str]:
+        """The action types this game with these options ever allows (worked out once)."""
+        game, options = self.game, self.options
+        types = {"draw", "discard"}
+        if self.table_melds:
+            types |= {"meld", "lay_off"} | ({"borrow"} if options.borrowing else set())
+        if game.joker_exchange:
+            types.add("swap_joker")
+        if self.declare:
+            types.add("declare")
+        if game.knock:
+            types.add("knock")
+        if game.phom:
+            types |= {"show"} | (set() if options.no_layoff_on_others else {"lay_off"})
+        return frozenset(types)
 
 
 def _resolve(game: GameDef, options: Options, players: int) -> GameRules:

@@ -659,14 +659,24 @@ def usable_in_meld(card: str, hand: Sequence[str], rules: MeldRules) -> bool:
     return False
 
 
+_CANDIDATES: dict[tuple[tuple[str, ...], MeldRules], tuple[Listed, ...]] = {}
+
+
 def candidate_melds(cards: list[str], rules: MeldRules) -> list[Listed]:
-    """Every set and run (up to 13 cards) that can be formed from ``cards``, naturals only."""
-    out: list[Listed] = []
-    if rules.sets:
-        out.extend(_sets(cards, rules))
-    if rules.runs:
-        out.extend(_runs(cards, rules))
-    return out
+    """Every set and run (up to 13 cards) that can be formed from ``cards``, naturals only
+    (remembered per hand, in a store emptied when it grows large)."""
+    key = (tuple(sorted(cards)), rules)
+    got = _CANDIDATES.get(key)
+    if got is None:
+        out: list[Listed] = []
+        if rules.sets:
+            out.extend(_sets(cards, rules))
+        if rules.runs:
+            out.extend(_runs(cards, rules))
+        if len(_CANDIDATES) >= 20_000:
+            _CANDIDATES.clear()
+        got = _CANDIDATES[key] = tuple(out)
+    return list(got)
 
 
 def _sets(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
@@ -681,18 +691,36 @@ def _sets(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
             yield from sorted(set(combinations(pool, size)))
 
 
+_RUN_CODES: dict[AceModel, tuple[int, int, dict[str, list[str]]]] = {}
+
+
+def _run_codes(ace: AceModel) -> tuple[int, int, dict[str, list[str]]]:
+    """The lowest and highest start of a run, and per suit the code of every value from the
+    lowest start up to twelve past the highest (``make_code`` done once)."""
+    got = _RUN_CODES.get(ace)
+    if got is None:
+        lo, hi = {AceModel.LOW: (1, 13), AceModel.HIGH_ONLY: (2, 14),
+                  AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (1, 13)}[ace]
+        got = _RUN_CODES[ace] = (lo, hi, {s: [make_code(v, s) for v in range(lo, hi + 13)]
+                                          for s in SUITS})
+    return got
+
+
 def _runs(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
     present = set(c for c in cards if c != JOKER)
-    lo, hi = {AceModel.LOW: (1, 13), AceModel.HIGH_ONLY: (2, 14),
-              AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (1, 13)}[rules.ace]
+    lo, hi, codes = _run_codes(rules.ace)
+    top = hi if rules.ace is not AceModel.WRAP else hi + 12
     for suit in SUITS:
+        column = codes[suit]
+        held = [c in present for c in column]
         for start in range(lo, hi + 1):
+            i = start - lo
+            if not (held[i] and held[i + 1] and held[i + 2]):
+                continue
             run: list[str] = []
-            for value in range(start, start + 13):
-                if value > hi and rules.ace is not AceModel.WRAP:
-                    break
-                code = make_code(value, suit)
-                if code not in present or code in run:
+            for value in range(start, min(start + 13, top + 1)):
+                code = column[value - lo]
+                if not held[value - lo] or code in run:
                     break
                 run.append(code)
                 if len(run) >= 3:

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from app.bots import make_bot
+from app.bots.registry import DEFAULT_LEVEL, level_of
 from app.engine.actions import Action, parse_action
 from app.engine.cards import parse_code
 from app.engine.designate import designations, open_wilds
@@ -99,9 +100,9 @@ class Room:
             self._seats_changed()
         return seat
 
-    async def add_bots(self, player_id: str, count: int) -> list[int]:
+    async def add_bots(self, player_id: str, count: int, level: str = DEFAULT_LEVEL) -> list[int]:
         async with self.lock:
-            seats = await self.seating.add_bots(player_id, count)
+            seats = await self.seating.add_bots(player_id, count, level)
             self._seats_changed()
         return seats
 
@@ -121,13 +122,14 @@ class Room:
     # --- play again -----------------------------------------------------------------------
 
     def rematch_settings(self, player_id: str) -> dict[str, Any]:
-        """For the host once the match is over: what the next room copies (its computer players
-        counted; a seat a leaver handed to the computer is not one)."""
+        """For the host once the match is over: what the next room copies (its computer players'
+        levels; a seat a leaver handed to the computer is not one)."""
         self.seating.check_host(player_id)
         if self.record.status != "closed" or self.record.match_id is None:
             raise RoomError("match_not_over", "a rematch is offered once the match is over")
         r = self.record
-        bots = sum(1 for s in self.seating.seats if s is not None and s.bot and not s.player_id)
+        bots = [level_of(s.bot) or DEFAULT_LEVEL for s in self.seating.seats
+                if s is not None and s.bot and not s.player_id]  # their levels
         return {"game": r.game, "options": r.options, "seats": r.seats, "stake": r.stake,
                 "buy_in": r.buy_in, "turn_seconds": r.turn_seconds, "private": r.private,
                 "spectator_chat": r.spectator_chat, "grace_seconds": r.grace_seconds,

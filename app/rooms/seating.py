@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from app.bots.registry import DEFAULT_LEVEL, LEVELS, level_of
 from app.services.errors import ServiceError
 
 from .errors import RoomError
@@ -73,17 +74,22 @@ class Seating:
         await self._sit(SeatRecord(seat, player_id, None, name))
         return seat
 
-    async def add_bots(self, player_id: str, count: int) -> list[int]:
+    async def add_bots(self, player_id: str, count: int, level: str = DEFAULT_LEVEL) -> list[int]:
+        """Seat ``count`` computer players of ``level`` (easy, normal, hard); the seat's
+        ``bot`` column keeps the kind that level plays, so it survives a restart."""
         self.check_host(player_id)
         self.check_waiting()
         if self.record.rated:
             raise RoomError("rated_room_humans_only", "a rated room seats people only: invite "
                             "players instead of adding computer players")
+        if level not in LEVELS:
+            raise RoomError("bad_level", f"unknown level {level[:32]!r}; choose one of "
+                            + ", ".join(LEVELS))
         free = [i for i, s in enumerate(self.seats) if s is None]
         if count < 1 or count > len(free):
             raise RoomError("bad_count", f"there are {len(free)} free seats")
         for seat in free[:count]:
-            await self._sit(SeatRecord(seat, None, STAND_IN, f"Bot {seat + 1}"))
+            await self._sit(SeatRecord(seat, None, LEVELS[level], f"Bot {seat + 1}"))
         return free[:count]
 
     async def leave(self, player_id: str) -> int:
@@ -139,5 +145,5 @@ class Seating:
 
     def players(self) -> list[dict[str, Any] | None]:
         return [None if s is None else {"seat": s.seat, "name": s.name, "bot": s.bot,
-                                        "player_id": s.player_id}
+                                        "level": level_of(s.bot), "player_id": s.player_id}
                 for s in self.seats]

@@ -617,3 +617,34 @@ async def _churn_while_playing(proc: ServerProcess, http: httpx.AsyncClient) -> 
     assert churned > 20
     health = await call(http, "GET", "/api/health", ann)
     assert health["stalled_rooms"] == []
+
+
+async def test_the_host_chooses_each_computer_players_level_and_it_survives_a_restart(
+        proc: ServerProcess, http: httpx.AsyncClient) -> None:
+    """POST /bots takes a level (easy, normal by default, hard); a level the server does not
+    know is refused with a 400 that names it, and seats nobody; the seats show each computer
+    player's level, also after a restart, and the computer players then play the match."""
+    host = await guest(http, "Lev")
+    room = await _room(http, host, seats=4)
+    base = f"/api/rooms/{room['id']}"
+    refused = (await call(http, "POST", f"{base}/bots", host, {"count": 1, "level": "genius"},
+                          400))["detail"]
+    assert refused["code"] == "bad_level" and "genius" in refused["message"]
+    assert (await call(http, "GET", base, host))["taken"] == 1
+    await call(http, "POST", f"{base}/bots", host, {"count": 1, "level": "easy"})
+    await call(http, "POST", f"{base}/bots", host, {"count": 1, "level": "hard"})
+    added = await call(http, "POST", f"{base}/bots", host, {"count": 1})
+    levels = [p["level"] for p in added["room"]["players"]]
+    assert levels == [None, "easy", "hard", "normal"]
+    await _start(http, room, host)
+
+    proc.stop()
+    proc.start()
+    after = await call(http, "GET", base, host)
+    assert [p["level"] for p in after["players"]] == levels
+    client = await WsClient.join(proc.base_url, room["id"], host)
+    try:
+        for _ in range(2):  # the three computer players move between the host's turns
+            await take_turn(client)
+    finally:
+        await client.close()

@@ -126,7 +126,12 @@ def futures() -> Iterator[dict[str, list[Future[dict[str, Any]]]]]:
 
 
 @pytest.mark.parametrize("game", list(CONFIGS))
-def test_bots_play_every_game(game: str, futures: dict[str, list[Future[dict[str, Any]]]]
-                              ) -> None:
+def test_bots_play_every_game(game: str, futures: dict[str, list[Future[dict[str, Any]]]],
+                              capsys: pytest.CaptureFixture[str]) -> None:
     results = [f.result() for f in futures[game]]
-    assert sum(r["hands"] for r in results) >= HANDS_PER_GAME
+    hands = sum(r["hands"] for r in results)
+    with capsys.disabled():
+        print(f"\n  {game}: {hands} hands, {sum(r['actions'] for r in results)} actions in "
+              f"{len(results)} configurations ({sum(r['seconds'] for r in results):.1f} s)",
+              end="")
+    assert hands >= HANDS_PER_GAME

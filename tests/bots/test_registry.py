@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.bots import Bot, RandomBot, SensibleBot, make_bot
+from app.bots.levels import EasyBot, HardBot
+from app.bots.registry import LEVELS, level_of
 from app.bots.selfplay import play_match
 from app.engine.actions import parse_action
 from app.engine.deal import shuffled_deal
@@ -17,11 +19,14 @@ from app.engine.views import player_view
 def test_kinds() -> None:
     assert isinstance(make_bot("sensible", 1), SensibleBot)
     assert isinstance(make_bot("random", 1), RandomBot)
+    assert isinstance(make_bot("easy", 1), EasyBot) and isinstance(make_bot("hard", 1), HardBot)
+    assert [level_of(LEVELS[level]) for level in LEVELS] == ["easy", "normal", "hard"]
+    assert level_of("random") is None and level_of(None) is None
     with pytest.raises(ValueError, match="unknown bot kind"):
         make_bot("clever", 1)
 
 
-@pytest.mark.parametrize("kind", ["sensible", "random"])
+@pytest.mark.parametrize("kind", ["sensible", "random", "easy", "hard"])
 def test_choose_returns_action_json(kind: str) -> None:
     import random
 

@@ -139,7 +139,8 @@ def _replay_matches(st: State, log: MatchLog, context: str) -> None:
 
 @pytest.mark.parametrize(("index", "options", "players", "quota"),
                          [pytest.param(k, o, p, q, id=i) for k, (i, o, p, q) in enumerate(COMBOS)])
-def test_playouts(index: int, options: dict[str, Any], players: int, quota: int) -> None:
+def test_playouts(index: int, options: dict[str, Any], players: int, quota: int,
+                  capsys: pytest.CaptureFixture[str]) -> None:
     hands = 0
     seed = 1000 * index
     while hands < quota:
@@ -157,6 +158,8 @@ def test_playouts(index: int, options: dict[str, Any], players: int, quota: int)
         hands += len(log.hands)
         seed += 1
     HANDS_PLAYED[COMBOS[index][0]] = hands
+    with capsys.disabled():
+        print(f"\n  {COMBOS[index][0]}: {hands} hands", end="")
 
 
 def test_total_hands() -> None:
