@@ -25,6 +25,7 @@ import orjson
 import uvicorn
 
 from app.api.messages import MAX_MESSAGE_BYTES
+from app.api.wsprotocol import LeanWebSocketProtocol
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -170,9 +171,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    # The options of app.cli.serve: same loop, protocols and size limit, no server header.
+    # The options of app.cli.serve: same loop, websocket protocol, size limit and no
+    # compression, no server header.
     uvicorn.Server(uvicorn.Config(BareApp(args.players), host=args.host, port=args.port,
-                                  ws_max_size=MAX_MESSAGE_BYTES, proxy_headers=False,
+                                  ws_max_size=MAX_MESSAGE_BYTES, ws=LeanWebSocketProtocol,
+                                  ws_per_message_deflate=False, proxy_headers=False,
                                   server_header=False)).run()
 
 
