@@ -47,7 +47,7 @@ class MatchRunner:
         self.recorded_hands = 0
         self.settled: list[list[int] | None] = []  # per recorded hand: chips the ledger moved
         self.replies = Replies()
-        self.next_server_seed = _server_seed()  # the next seeded hand's, committed in views
+        self._new_server_seed()
         self.client_seeds: dict[int, str] = {}  # seat -> its seed for that hand
         self.seeds: DealSeeds | None = None  # the hand in play's; None: a stacked deal
         # A rated room's finished match: what it did to each player's rating (docs/server.md).
@@ -62,7 +62,13 @@ class MatchRunner:
         st = self.state
         if st is not None and st.game_over:
             return None
-        return commitment(self.next_server_seed)
+        return self._next_commitment
+
+    def _new_server_seed(self) -> None:
+        """The next seeded hand's server seed, and its commitment (shown in every view until
+        that hand is dealt, so worked out once)."""
+        self.next_server_seed = _server_seed()
+        self._next_commitment = commitment(self.next_server_seed)
 
     def _next_is_stacked(self) -> bool:
         deals = self.record.deals
@@ -136,7 +142,7 @@ class MatchRunner:
         await self.store.record_deal(self.record, self.match_id, hand_no, dealer, deal.to_json(),
                                      None if seeds is None else seeds.to_json())
         if seeds is not None:
-            self.next_server_seed = _server_seed()
+            self._new_server_seed()
             self.client_seeds.clear()
         self.seeds = seeds
         self.state = start_hand(st, deal, dealer)
