@@ -87,6 +87,8 @@ export function HostForm() {
   const [priv, setPriv] = useState(false);
   const [rated, setRated] = useState(false);
   const [spectatorChat, setSpectatorChat] = useState(false);
+  const [bots, setBots] = useState(0); // computer players seated as the room opens
+  const [level, setLevel] = useState('normal');
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [stacked, setStacked] = useState(false); // the server takes stacked deals (development)
@@ -132,6 +134,10 @@ export function HostForm() {
                      private: priv, spectator_chat: spectatorChat, rated };
       if (deals) body.deals = deals;
       const room = await api('/api/rooms', { method: 'POST', body });
+      const count = rated ? 0 : Math.min(Number(bots) || 0, Number(seats) - 1);
+      if (count > 0) {  // the room exists now: a refusal here is shown in the waiting room
+        await api(`/api/rooms/${room.id}/bots`, { method: 'POST', body: { count, level } }).catch(() => {});
+      }
       location.hash = `#/room/${room.id}`;
     } catch (err) {
       setError(err);
@@ -166,6 +172,15 @@ export function HostForm() {
           <input type="number" name="seats" min=${game.min_players} max=${game.max_players} value=${seats}
                  onInput=${(e) => setSeats(e.target.value)} />
           <span class="help">${t('host.players_range', { min: game.min_players, max: game.max_players })}</span></label>
+        <label class="field">${t('host.bots')}
+          <input type="number" name="bots" min="0" max=${Math.max(Number(seats) - 1, 0)} value=${bots}
+                 disabled=${rated} onInput=${(e) => setBots(e.target.value)} />
+          <span class="help">${t('host.bots_help')}</span></label>
+        <label class="field">${t('bots.level')}
+          <select name="bot_level" value=${level} disabled=${rated || !(Number(bots) > 0)}
+                  onChange=${(e) => setLevel(e.target.value)}>
+            ${['easy', 'normal', 'hard'].map((l) => html`<option value=${l}>${t('bots.' + l)}</option>`)}
+          </select></label>
         <label class="field">${t('host.stake')}
           <input type="number" name="stake" min="0" value=${stake} onInput=${(e) => setStake(e.target.value)} />
           <span class="help">${t('host.stake_help')}</span></label>

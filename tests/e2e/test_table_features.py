@@ -295,3 +295,19 @@ def test_a_capped_settlement_shows_the_chips_the_ledger_moved(new_page: Any,
                  for s in (0, 1))
     assert points * 50 > 10  # the points at this stake were more than the escrow held
     screenshots(page, "result-chips.png")
+
+
+def test_the_host_form_seats_computer_players_at_the_level_chosen(new_page: Any) -> None:
+    """Issue 12: the host form takes a level for the computer players it seats; the waiting
+    room shows each computer player's level."""
+    page = new_page()
+    sign_in_as_guest(page, "Leveller")
+    page.goto("/#/host")
+    page.click(".game-card:has(input[value=standard])")
+    page.fill("input[name=seats]", "3")
+    page.fill("input[name=bots]", "2")
+    page.select_option("select[name=bot_level]", "hard")
+    page.click("[data-testid=host-form] button[type=submit]")
+    seats = page.locator("[data-testid=seats] li.taken")
+    expect(seats).to_have_count(3)
+    expect(seats.filter(has_text="hard")).to_have_count(2)
