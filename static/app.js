@@ -121,9 +121,12 @@ function App() {
     try {
       setMe(await api('/api/me'));
     } catch (e) {
-      if (e.status === 401) session.clear();
-      else toast(errorText(e), 'error');
-      setMe(null);
+      if (e.status === 401) {
+        session.clear();
+        setMe(null);
+      } else {
+        toast(errorText(e), 'error'); // a passing failure: the player stays signed in, at the table
+      }
     }
     setChecked(true);
   };

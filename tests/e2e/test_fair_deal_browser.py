@@ -19,35 +19,50 @@ from .conftest import api, screenshot, sign_in_as_guest
 
 OWN_SEED = "vera-chose-this_1"
 
-# Installed once the room's socket exists: every state message is kept in window.__last.
+# Installed once the room's socket exists: every state message is kept in window.__last (the
+# socket's own `receive` is wrapped, so the page's handlers stay as they are).
 HOOK = """() => {
-  const sock = window.__rummySocket;
-  const seen = sock.handlers.onMessage;
-  sock.handlers.onMessage = (m) => { if (m.type === 'state') window.__last = m; seen(m); };
+  window.__hook = (sock) => {
+    const receive = sock.receive.bind(sock);
+    sock.receive = (m) => { if (m.type === 'state') window.__last = m; receive(m); };
+    sock.__hooked = true;
+  };
+  window.__hook(window.__rummySocket);
 }"""
 
-# Play hand `h` out from this page's own socket: draw from the stock, discard the card drawn.
+# Play hand `h` out from this page's own socket: draw from the stock, discard the card drawn
+# (or, if a discard was refused, the last card). Returns true, or what the page showed when it
+# gave up (for the assertion's message).
 PLAY_OUT = """async (h) => {
-  const sock = window.__rummySocket;
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const view = () => (window.__last && window.__last.view) || null;
-  for (let i = 0; i < 4000; i++) {
+  const deadline = Date.now() + 180000;
+  while (Date.now() < deadline) {
+    const sock = window.__rummySocket;
+    if (!sock.__hooked) window.__hook(sock);  // the page made a new socket
     const v = view();
     if (v && (v.hand_no > h || (v.hand_no === h && v.hand_over))) return true;
-    if (v && v.hand_no === h && v.turn === v.seat && v.legal.includes('draw')) {
+    if (v && v.hand_no === h && v.turn === v.seat) {
       const seq = window.__last.seq;
-      const before = v.hand.slice();
       try {
-        await sock.act({ type: 'draw', source: 'stock' });
-        while (window.__last.seq <= seq) await sleep(10);
-        const after = view();
-        if (after.hand_over) return true;
-        await sock.act({ type: 'discard', card: after.hand.find((c) => !before.includes(c)) });
+        if (v.legal.includes('draw')) {
+          const before = v.hand.slice();
+          await sock.act({ type: 'draw', source: 'stock' });
+          while (window.__last.seq <= seq) await sleep(10);
+          const after = view();
+          if (after.hand_over) return true;
+          await sock.act({ type: 'discard', card: after.hand.find((c) => !before.includes(c)) });
+        } else if (v.legal.includes('discard')) {
+          await sock.act({ type: 'discard', card: v.hand[v.hand.length - 1] });
+        }
       } catch (e) { /* a stale turn: look again */ }
     }
     await sleep(60);
   }
-  return false;
+  const v = view();
+  return JSON.stringify({ seq: window.__last && window.__last.seq, phase: v && v.phase,
+    turn: v && v.turn, seat: v && v.seat, legal: v && v.legal, hand_no: v && v.hand_no,
+    page: document.body.innerText.slice(0, 300) });
 }"""
 
 
@@ -114,7 +129,8 @@ def test_verify_this_deal_proves_a_live_deal_and_catches_a_tampered_seed(
     expect(page.locator("[data-testid=stacked-deal]")).to_have_count(0)
     page.evaluate(HOOK)
 
-    assert page.evaluate(PLAY_OUT, 0)
+    outcome = page.evaluate(PLAY_OUT, 0)
+    assert outcome is True, outcome
     result = page.locator("[data-testid=hand-result]")
     expect(result).to_be_visible()
     _verified(result, proven=True)
@@ -124,7 +140,8 @@ def test_verify_this_deal_proves_a_live_deal_and_catches_a_tampered_seed(
 
     switch["on"] = True
     page.wait_for_function("() => window.__last.view.hand_no === 1")
-    assert page.evaluate(PLAY_OUT, 1)
+    outcome = page.evaluate(PLAY_OUT, 1)
+    assert outcome is True, outcome
     expect(result).to_be_visible()
     expect(result.locator("[data-testid=result-close]")).to_be_visible()
     _verified(result, proven=False)
