@@ -594,7 +594,9 @@ async def test_presence_changes_during_computer_moves_never_stall_the_room(
 
 async def _churn_while_playing(proc: ServerProcess, http: httpx.AsyncClient) -> None:
     ann = await guest(http, "Ann")
-    room = await _room(http, ann, bots=3)
+    # A high target: a computer player going out early starts the next hand, never ends the
+    # game before the player's six turns.
+    room = await _room(http, ann, bots=3, options={"target_score": 5000})
     await _start(http, room, ann)
     churned = 0
 
