@@ -627,7 +627,7 @@ async def test_the_host_chooses_each_computer_players_level_and_it_survives_a_re
     know is refused with a 400 that names it, and seats nobody; the seats show each computer
     player's level, also after a restart, and the computer players then play the match."""
     host = await guest(http, "Lev")
-    room = await _room(http, host, seats=4)
+    room = await _room(http, host, seats=4, options={"target_score": 5000})  # no early game end
     base = f"/api/rooms/{room['id']}"
     refused = (await call(http, "POST", f"{base}/bots", host, {"count": 1, "level": "genius"},
                           400))["detail"]
