@@ -32,7 +32,7 @@ from .actions import (
 from .cards import JOKER, make_code, parse_entry
 from .flow import discardable
 from .game import allowed_types
-from .legality import Checker, refusal
+from .legality import Checker
 from .melds import Entry, Meld, MeldRules, run_values, wild_places
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
@@ -60,31 +60,31 @@ def legal_types(st: State, seat: int) -> list[str]:
     return types
 
 
-def legal_draws(st: State, seat: int) -> dict[str, Any]:
-    """Where ``seat`` may draw from now (the view's ``draws``): ``from_stock``, and ``takes``,
-    the discards it may take (the top one; any of the area under OPT-THROW). A take can be
-    refused where drawing is legal (KALUKI-6, PHOM-5): a client offers only what is accepted.
-    (No key is named ``stock``: views never carry one.)"""
-    if "draw" not in legal_types(st, seat):
+def legal_draws(st: State, seat: int, types: list[str]) -> dict[str, Any]:
+    """Where ``seat`` may draw from now (the view's ``draws``; ``types``: its `legal_types`):
+    ``from_stock``, and ``takes``, the discards it may take (the top one; any of the area under
+    OPT-THROW). A take can be refused where drawing is legal (KALUKI-6, PHOM-5): a client
+    offers only what is accepted. (No key is named ``stock``: views never carry one.)"""
+    if "draw" not in types:
         return {"from_stock": False, "takes": []}
+    refusal = Checker(st, seat).refusal
     if st.rules.options.throw_down:
-        takes = [c for c in dict.fromkeys(st.discard)
-                 if refusal(st, seat, Draw("discard", c)) is None]
+        takes = [c for c in dict.fromkeys(st.discard) if refusal(Draw("discard", c)) is None]
     else:
-        takes = st.discard[-1:] if refusal(st, seat, Draw("discard")) is None else []
-    return {"from_stock": refusal(st, seat, Draw("stock")) is None, "takes": takes}
+        takes = st.discard[-1:] if refusal(Draw("discard")) is None else []
+    return {"from_stock": refusal(Draw("stock")) is None, "takes": takes}
 
 
-def legal_throws(st: State, seat: int) -> dict[str, list[str]]:
-    """The cards of ``seat``'s hand it may throw now (the view's ``throws``): ``discard`` and
-    ``knock`` (as the knock's discard), each empty unless its type is legal. A type can be
-    legal while a card is not (a taken card, Knock's deadwood limit), so a client offers a
-    card's action only where the engine accepts it."""
-    types = legal_types(st, seat)
+def legal_throws(st: State, seat: int, types: list[str]) -> dict[str, list[str]]:
+    """The cards of ``seat``'s hand it may throw now (the view's ``throws``; ``types``: its
+    `legal_types`): ``discard`` and ``knock`` (as the knock's discard), each empty unless its
+    type is legal. A type can be legal while a card is not (a taken card, Knock's deadwood
+    limit), so a client offers a card's action only where the engine accepts it."""
     hand = list(dict.fromkeys(st.hands[seat])) if st.hands else []
+    refusal = Checker(st, seat).refusal
 
     def accepted(kind: str, make: type[Discard] | type[Knock]) -> list[str]:
-        return [c for c in hand if refusal(st, seat, make(c)) is None] if kind in types else []
+        return [c for c in hand if refusal(make(c)) is None] if kind in types else []
 
     return {"discard": accepted("discard", Discard), "knock": accepted("knock", Knock)}
 

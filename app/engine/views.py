@@ -55,14 +55,18 @@ def seat_view(table: dict[str, Any], st: State, seat: int | None) -> dict[str, A
 def seat_part(st: State, seat: int | None) -> dict[str, Any]:
     """What only ``seat`` sees: its own hand, its part in a Call Rummy window, its legal
     actions and aids (no key of `table_view`'s)."""
+    if seat is None:  # a spectator
+        return {"seat": None, "hand": [], "call_window": _call_view(st, None), "legal": [],
+                "draws": None, "throws": None, "aids": {}}
+    types = legal_types(st, seat)  # worked out once, for the draws and throws too
     return {
         "seat": seat,
-        "hand": list(st.hands[seat]) if seat is not None and st.hands else [],
+        "hand": list(st.hands[seat]) if st.hands else [],
         "call_window": _call_view(st, seat),
-        "legal": legal_types(st, seat) if seat is not None else [],
-        "draws": legal_draws(st, seat) if seat is not None else None,
-        "throws": legal_throws(st, seat) if seat is not None else None,
-        "aids": seat_aids(st, seat) if seat is not None else {},
+        "legal": types,
+        "draws": legal_draws(st, seat, types),
+        "throws": legal_throws(st, seat, types),
+        "aids": seat_aids(st, seat),
     }
 
 
