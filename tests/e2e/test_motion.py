@@ -63,12 +63,16 @@ WATCH = """(() => {
 })()"""
 
 FLIGHTS = "() => window.__flights.map(({ el, ...f }) => f)"
-DONE = "([kind, seat]) => window.__flights.some((f) => f.kind === kind && f.seat === seat && f.end)"
+# The client's own record of what it showed (static/motion.js), for what leaves no element.
+SHOWN = ("([kind, seat]) => (window.__rummyMotion || [])"
+         ".some((e) => e.kind === kind && e.seat === seat)")
+LANDED = ("([kind, seat, n]) => window.__flights"
+          ".filter((f) => f.kind === kind && f.seat === seat && f.end).length >= n")
 
 
 def flight(page: Any, kind: str, seat: int) -> dict[str, Any]:
     """The first finished flight of `kind` from `seat` (waits for it)."""
-    page.wait_for_function(DONE, arg=[kind, str(seat)], timeout=30_000)
+    page.wait_for_function(LANDED, arg=[kind, str(seat), 1], timeout=30_000)
     flights = page.evaluate(FLIGHTS)
     return next(f for f in flights if f["kind"] == kind and f["seat"] == str(seat) and f.get("end"))
 
@@ -144,18 +148,15 @@ def test_moves_fly_to_where_they_land(new_page: Any, server: dict[str, Any], pho
     select(page, "2D")
     two = box_of(page, card("2D"))
     page.click("[data-action=discard]")
-    page.wait_for_function("() => window.__flights.filter((f) => f.kind === 'discard' && f.seat === '0'"
-                           " && f.end).length === 1", timeout=30_000)
-    own = next(f for f in page.evaluate(FLIGHTS)
-               if f["kind"] == "discard" and f["seat"] == "0")
+    own = flight(page, "discard", 0)
     assert overlap(own["start"], two) > 0.9, own
     assert overlap(own["end"], own["pile"]) > 0.9, own
 
-    # Each flying card is gone once it has landed, and none was in the way of a tap.
-    wait_my_turn(page)
+    # Once the computer's next discard has landed no flying card is left, and the pile's top
+    # card, hidden under it while it flew, shows.
+    page.wait_for_function(LANDED, arg=["discard", "1", 2], timeout=30_000)
     expect(page.locator(".motion-card")).to_have_count(0)
-    assert page.evaluate("getComputedStyle(document.querySelector('[data-testid=discard-top]'))"
-                         ".opacity") == "1"
+    expect(page.locator("[data-testid=discard-top]")).to_have_css("opacity", "1")
 
 
 def test_reduced_motion_lights_the_seat_without_flying(new_page: Any,
@@ -163,12 +164,10 @@ def test_reduced_motion_lights_the_seat_without_flying(new_page: Any,
     page, token, room_id = table_waiting_for_start(new_page, server, "Still", reduced=True)
     assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
     api(server, "POST", f"/api/rooms/{room_id}/start", token)
-    page.wait_for_function("() => (window.__rummyMotion || []).some((e) => e.kind === 'discard'"
-                           " && e.seat === 1)", timeout=30_000)
+    page.wait_for_function(SHOWN, arg=["discard", 1], timeout=30_000)
     wait_my_turn(page)
     page.click("[data-action=draw]")
-    page.wait_for_function("() => window.__rummyMotion.some((e) => e.kind === 'draw' && e.seat === 0)",
-                           timeout=30_000)
+    page.wait_for_function(SHOWN, arg=["draw", 0], timeout=30_000)
     shown = page.evaluate("window.__rummyMotion")
     moves = [e for e in shown if e["kind"] in ("draw", "discard")]
     assert moves and not any(e["flew"] for e in moves), shown
@@ -180,11 +179,10 @@ def test_card_sounds_are_off_until_turned_on_and_stay_on(new_page: Any,
                                                          server: dict[str, Any]) -> None:
     page, token, room_id = table_waiting_for_start(new_page, server, "Listener")
     api(server, "POST", f"/api/rooms/{room_id}/start", token)
-    wait_my_turn(page)  # the computer has drawn and discarded, in silence
+    page.wait_for_function(SHOWN, arg=["discard", 1], timeout=30_000)  # in silence
     setting = page.locator("[data-testid=pref-cardSounds]")
     expect(setting).not_to_be_checked()
     shown = page.evaluate("window.__rummyMotion")
-    assert [e for e in shown if e["kind"] == "discard"], shown
     assert not [e for e in shown if e["kind"] == "sound"], shown
 
     setting.check()
