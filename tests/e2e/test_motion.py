@@ -15,9 +15,10 @@ from .test_standard_match import card, select, wait_my_turn
 
 # Standard Rummy, the player in seat 0 (the dealer) against a computer player in seat 1, who
 # plays first. The computer's ten cards hold no set and no run, and none forms with the upcard
-# or the stock's top cards, so its turns are a draw and a discard. The player holds three kings
-# to meld and discards 2D.
-PLAYER = ["KC", "KH", "KS", "2D", "4H", "6S", "8C", "TD", "QH", "3S"]
+# or the stock's top cards, so its turns are a draw and a discard. The player takes that
+# discard, melds three kings, lays the fourth off on them and discards 2D; then draws from the
+# stock.
+PLAYER = ["KC", "KH", "KS", "KD", "2D", "4H", "6S", "8C", "TD", "QH"]
 COMPUTER = ["AC", "3D", "5H", "7S", "9C", "JD", "2H", "4S", "6C", "8D"]
 UPCARD = ["TS"]
 DEAL = {"hands": [PLAYER, COMPUTER], "discard": UPCARD,
@@ -129,22 +130,29 @@ def test_moves_fly_to_where_they_land(new_page: Any, server: dict[str, Any], pho
     assert centre_in(thrown["start"], thrown["seatBox"]), thrown
     assert overlap(thrown["end"], thrown["pile"]) > 0.9, thrown
     assert "seat-1" in page.evaluate("window.__lit")
-    drawn = flight(page, "draw", 1)  # its draw came from the stock to the same seat
-    assert centre_in(drawn["end"], drawn["seatBox"]), drawn
+    stocked = flight(page, "draw", 1)  # its draw came from the stock to the same seat
+    assert centre_in(stocked["end"], stocked["seatBox"]), stocked
 
-    # The player's own moves: the stock's card into the hand, the kings onto the table, the
-    # discard from the hand onto the pile.
+    # The player's own moves: the computer's discard from the pile into the hand, the kings
+    # onto the table, the fourth king onto them, the discard from the hand onto the pile.
     wait_my_turn(page)
-    page.click("[data-action=draw]")
-    mine = flight(page, "draw", 0)
-    assert overlap(mine["end"], mine["hand"]) > 0.5, mine
+    pile = box_of(page, "[data-testid=discard-top]")
+    page.click("[data-action=draw-discard]")
+    taken = flight(page, "take", 0)
+    assert overlap(taken["start"], pile) > 0.9, taken
+    assert overlap(taken["end"], taken["hand"]) > 0.5, taken
     select(page, "KC", "KH", "KS")
     king = box_of(page, card("KC"))
     page.click("[data-action=meld]")
     melded = flight(page, "meld", 0)
     assert overlap(melded["start"], king) > 0.9, melded  # from the first king's place
     assert centre_in(melded["end"], melded["meld"]), melded
-    expect(page.locator(card("2D"))).to_be_visible()
+    select(page, "KD")
+    king = box_of(page, card("KD"))
+    page.locator("[data-testid=meld-0]").dispatch_event("click")  # the pinned hand may cover it
+    laid = flight(page, "lay_off", 0)
+    assert overlap(laid["start"], king) > 0.9, laid
+    assert centre_in(laid["end"], laid["meld"]), laid
     select(page, "2D")
     two = box_of(page, card("2D"))
     page.click("[data-action=discard]")
@@ -152,11 +160,15 @@ def test_moves_fly_to_where_they_land(new_page: Any, server: dict[str, Any], pho
     assert overlap(own["start"], two) > 0.9, own
     assert overlap(own["end"], own["pile"]) > 0.9, own
 
-    # Once the computer's next discard has landed no flying card is left, and the pile's top
-    # card, hidden under it while it flew, shows.
+    # The stock's card into the hand; once it is down no flying card is left, and the card it
+    # covered while it flew shows.
     page.wait_for_function(LANDED, arg=["discard", "1", 2], timeout=30_000)
+    wait_my_turn(page)
+    page.click("[data-action=draw]")
+    drawn = flight(page, "draw", 0)
+    assert overlap(drawn["end"], drawn["hand"]) > 0.5, drawn
     expect(page.locator(".motion-card")).to_have_count(0)
-    expect(page.locator("[data-testid=discard-top]")).to_have_css("opacity", "1")
+    expect(page.locator("[data-motion-landing]")).to_have_count(0)
 
 
 def test_reduced_motion_lights_the_seat_without_flying(new_page: Any,
