@@ -9,6 +9,7 @@ import { RulesPanel } from './rules.js';
 import { WildDialog } from './wild.js';
 import { TableChips } from './chips.js';
 import { RematchBar } from './rematch.js';
+import { showMoves } from './motion.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -163,6 +164,7 @@ export function RoomView({ id, me, refreshMe }) {
       onMessage: (m) => {
         tracker.receive(m, sock);
         if (m.type === 'state') {
+          showMoves(m); // reads the table as it is, before this state is drawn
           setMsg(m);
           speak(m, spoken);
           const stamp = Date.now();

@@ -3,6 +3,7 @@ import { h, render, Fragment } from './vendor/preact.module.js';
 import { useState, useEffect, useRef, useMemo, useCallback } from './vendor/hooks.module.js';
 import htm from './vendor/htm.module.js';
 import { t, LANGS, currentLang, setLang, onLangChange } from './i18n.js';
+import { cardSound } from './sounds.js';
 
 export const html = htm.bind(h);
 export { h, render, Fragment, useState, useEffect, useRef, useMemo, useCallback };
@@ -114,9 +115,9 @@ const PREF_KEY = 'rummy.prefs';
 
 export function prefs() {
   try {
-    return { sound: false, notify: false, sortOnDeal: true, ...JSON.parse(localStorage.getItem(PREF_KEY) || '{}') };
+    return { sound: false, cardSounds: false, notify: false, sortOnDeal: true, ...JSON.parse(localStorage.getItem(PREF_KEY) || '{}') };
   } catch {
-    return { sound: false, notify: false, sortOnDeal: true };
+    return { sound: false, cardSounds: false, notify: false, sortOnDeal: true };
   }
 }
 
@@ -164,7 +165,8 @@ export function turnAlert(body) {
   }
 }
 
-/** The table's preferences: sound and notification on the player's turn, sorting on the deal. */
+/** The table's preferences: sound and notification on the player's turn, card sounds, sorting on
+ * the deal. */
 export function AlertPrefs() {
   const [p, setP] = useState(prefs);
   const [blocked, setBlocked] = useState(false);
@@ -175,6 +177,7 @@ export function AlertPrefs() {
       if (answer !== 'granted') return;
     }
     if (name === 'sound' && value) chime(); // a sample, and browsers allow audio after a click
+    if (name === 'cardSounds' && value) cardSound('discard');
     setPref(name, value);
     setP(prefs());
   };
@@ -184,6 +187,7 @@ export function AlertPrefs() {
   return html`<section class="panel prefs" aria-labelledby="prefs-h">
     <h2 id="prefs-h">${t('alert.title')}</h2>
     ${box('sound', 'alert.sound')}
+    ${box('cardSounds', 'alert.card_sounds')}
     ${'Notification' in window && box('notify', 'alert.notify')}
     ${blocked && html`<p class="help" role="status">${t('alert.notify_blocked')}</p>`}
     ${box('sortOnDeal', 'alert.sort_on_deal')}
