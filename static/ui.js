@@ -2,7 +2,7 @@
 import { h, render, Fragment } from './vendor/preact.module.js';
 import { useState, useEffect, useRef, useMemo, useCallback } from './vendor/hooks.module.js';
 import htm from './vendor/htm.module.js';
-import { t, LANGS, currentLang, setLang, onLangChange } from './i18n.js';
+import { t, LANGS, currentLang, setLang, onLangChange, optLabel } from './i18n.js';
 
 export const html = htm.bind(h);
 export { h, render, Fragment, useState, useEffect, useRef, useMemo, useCallback };
@@ -57,7 +57,9 @@ export function LangSwitcher() {
 export function errorText(err, { detail = false } = {}) {
   const code = err && err.code ? String(err.code) : 'generic';
   const key = t.has('err.' + code) ? 'err.' + code : code.startsWith('http_') ? 'err.http' : 'err.generic';
-  const head = t(key);
+  const named = err && Array.isArray(err.options) && err.options.length > 1 && t.has(key + '_named');
+  const head = named ? t(key + '_named', { option: optLabel(err.options[0]),
+    others: err.options.slice(1).map(optLabel).join(', ') }) : t(key);
   if (!detail) return head;
   return err && err.message && err.message !== code ? `${head} (${code}: ${err.message})` : `${head} (${code})`;
 }
