@@ -31,9 +31,14 @@ const dealtMode = (last) => (prefs().sortOnDeal ? last || 'suit' : null);
 /** A hand laid out as the table lays out a new one (the replay shows hands so): sorted by the
  * sort the player chose last, if they sort on the deal. */
 export function layOut(codes) {
-  const latest = Object.values(loadAll())[0];
-  const mode = dealtMode(latest && latest.mode);
+  const mode = dealtMode(lastMode());
   return mode ? sortCodes(codes, mode) : codes;
+}
+
+/** The sort chosen in the room played most recently (null if none). */
+function lastMode() {
+  const latest = Object.values(loadAll())[0];
+  return (latest && latest.mode) || null;
 }
 
 /**
@@ -44,7 +49,7 @@ export function useHandOrder(roomId, handNo) {
   const [kept, setKept] = useState(() => {
     const saved = loadAll()[roomId];
     if (saved && saved.hand === handNo && Array.isArray(saved.order)) return saved;
-    return { hand: handNo, order: [], mode: dealtMode(saved && saved.mode) };
+    return { hand: handNo, order: [], mode: dealtMode(saved ? saved.mode : lastMode()) };
   });
   useEffect(() => {
     if (kept.hand !== handNo) setKept((k) => ({ hand: handNo, order: [], mode: dealtMode(k.mode) }));
