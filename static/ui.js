@@ -51,8 +51,9 @@ export function LangSwitcher() {
 
 /**
  * The player-facing text for a refusal: the translation of its code, never the server's own
- * English explanation, rule IDs or the code itself. `detail` (admin pages) appends the code and
- * the server's message.
+ * English explanation, rule IDs or the code itself; a refusal that names options (`options`,
+ * e.g. conflicting_options) reads `err.<code>_named` with their labels. `detail` (admin pages)
+ * appends the code and the server's message.
  */
 export function errorText(err, { detail = false } = {}) {
   const code = err && err.code ? String(err.code) : 'generic';
