@@ -112,7 +112,9 @@ def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cl
 def _refusal(request: Request, exc: Exception) -> JSONResponse:
     code = getattr(exc, "code", "error")
     message = getattr(exc, "message", str(exc))
-    return JSONResponse(edge.refusal(code, message), status_code=_STATUS.get(code, 400))
+    body = edge.refusal(code, message)
+    body["detail"].update(getattr(exc, "fields", {}))  # e.g. the options of a conflict
+    return JSONResponse(body, status_code=_STATUS.get(code, 400))
 
 
 def create_app() -> FastAPI:

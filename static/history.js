@@ -10,10 +10,13 @@ const PAGE = 10;
 export const fmtDate = (iso) => (iso ? new Date(iso).toLocaleDateString() : '\u2014');
 export const signed = (n, digits = 0) => (n > 0 ? '+' : '') + Number(n).toFixed(digits);
 
+/** An option's value in words: Yes or No for a switch, else the value itself. */
+const optionValue = (v) => (v === true ? t('history.option_yes') : v === false ? t('history.option_no') : v);
+
 function optionsText(options) {
   const entries = Object.entries(options || {});
   if (!entries.length) return t('history.default_options');
-  return entries.map(([k, v]) => `${t.has(`opt.${k}.label`) ? optLabel(k) : k}: ${v}`).join(', ');
+  return entries.map(([k, v]) => `${t.has(`opt.${k}.label`) ? optLabel(k) : k}: ${optionValue(v)}`).join(', ');
 }
 
 /** One row per match that is over: shared by the history page and the profile's recent list. */

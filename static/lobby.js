@@ -3,6 +3,7 @@ import { html, useState, useEffect, errorText } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { api, session } from './api.js';
 import { PlayComputer } from './quickplay.js';
+import { MyRooms } from './my-rooms.js';
 
 export function Entry({ onAuthed }) {
   const [mode, setMode] = useState('guest');
@@ -108,6 +109,7 @@ export function Lobby({ me }) {
       <a class="btn primary" href="#/host" data-testid="host-room">${t('lobby.host')}</a>
     </div>
     ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
+    <${MyRooms} />
     <${PlayComputer} />
     ${rooms === null
       ? html`<p class="muted">${t('app.loading')}</p>`

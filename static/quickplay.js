@@ -1,5 +1,5 @@
 // Play against the computer: one click per game opens a room, fills it with computer players,
-// starts the match and opens the table.
+// starts the match and opens the table. Each game's button says in a line what the game is.
 import { html, useState, useEffect, errorText } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { api } from './api.js';
@@ -31,7 +31,9 @@ export function PlayComputer() {
     <div class="quick-games">
       ${games.map((g) => html`<button type="button" class="btn small" key=${g.key} disabled=${busy !== null}
           data-testid=${'play-computer-' + g.key} onClick=${() => play(g)}
-          aria-label=${t('quick.play', { game: gameName(g.key) })}>${gameName(g.key)}</button>`)}
+          aria-label=${t('quick.play', { game: gameName(g.key) })} aria-describedby=${'quick-line-' + g.key}>
+          <span class="game-name">${gameName(g.key)}</span>
+          <span class="game-line" id=${'quick-line-' + g.key} data-testid=${'game-line-' + g.key}>${t(`game.${g.key}.line`)}</span></button>`)}
     </div>
     ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
   </section>`;

@@ -4,6 +4,7 @@ import { html, useState, useEffect, useRef } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { CardImg } from './cards.js';
 import { shortCard } from './table.js';
+import { layOut } from './hand-order.js';
 
 export function describeAction(a) {
   if (!a) return t('replay.deal');
@@ -23,11 +24,11 @@ export function describeAction(a) {
 
 /** A step's table as the viewer may see it: a full state (`hands`, `stock`) shows every hand;
  * a seat's view (`hand`, `hand_counts`) shows that seat's hand, the others face down until the
- * hand's end reveals them. */
+ * hand's end reveals them. Hands are laid out as the table lays them out. */
 function seatCards(state, s) {
-  if (state.hands) return { cards: state.hands[s] };
-  if (state.revealed && state.revealed.length) return { cards: state.revealed[s] || [] };
-  if (state.seat === s) return { cards: state.hand };
+  if (state.hands) return { cards: layOut(state.hands[s]) };
+  if (state.revealed && state.revealed.length) return { cards: layOut(state.revealed[s] || []) };
+  if (state.seat === s) return { cards: layOut(state.hand) };
   return { backs: state.hand_counts[s] };
 }
 
@@ -37,7 +38,7 @@ function ReplayBoard({ state, names, label }) {
   return html`<section class="felt" data-testid="replay-board" aria-label=${label}>
     <div class="felt-head"><span class="felt-title">${gameName(state.game)}</span>
       <span>${t('table.hand_no', { n: state.hand_no + 1 })}</span>
-      <span>${t('replay.phase', { phase: state.phase })}</span></div>
+      <span data-testid="replay-phase">${t('replay.phase', { phase: t('replay.phase_name.' + state.phase) })}</span></div>
     <div class="center">
       <div class="pile"><${CardImg} back=${true} /><span class="pile-caption">${t('table.stock')} · ${stock}</span></div>
       <div class="pile">${state.discard.length ? html`<${CardImg} code=${state.discard[state.discard.length - 1]} />` : html`<span class="empty-slot"></span>`}

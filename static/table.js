@@ -1,5 +1,5 @@
 // A room: the waiting room before the first deal, then the card table.
-import { html, useState, useEffect, useRef, toast, errorText, announce, restoreFocus, turnAlert, prefs, AlertPrefs } from './ui.js';
+import { html, useState, useEffect, useRef, toast, errorText, announce, restoreFocus, turnAlert, AlertPrefs } from './ui.js';
 import { t, cardName, gameName, optLabel } from './i18n.js';
 import { api, session, RoomSocket } from './api.js';
 import { CardButton, CardImg, CardSvg, parseCode, sortCodes, meldOrder } from './cards.js';
@@ -10,6 +10,7 @@ import { WildDialog } from './wild.js';
 import { TableChips } from './chips.js';
 import { RematchBar } from './rematch.js';
 import { showMoves } from './motion.js';
+import { useHandOrder } from './hand-order.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -547,13 +548,12 @@ function isWildFor(room) {
 }
 
 function Table({ view, room, me, sock, chat, log, fair, offer }) {
-  const [order, setOrder] = useState([]);
+  const { order, setOrder, sortMode, setSortMode } = useHandOrder(room.id, view.hand_no);
   const [selected, setSelected] = useState([]);
   const [groups, setGroups] = useState([]);
   const [dismissed, setDismissed] = useState(view.results.length);
   const [designation, setDesignation] = useState(null);
   const [busy, setBusy] = useState(false);
-  const [sortMode, setSortMode] = useState(() => (prefs().sortOnDeal ? 'suit' : null));
   const now = useNow(!!view.turn_deadline);
   const before = useRef(null); // the hand's keys, and which of them came with the last change
 
@@ -610,11 +610,6 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
     setSortMode(mode);
   };
 
-  // A new hand is laid out afresh: sorted on the deal if the player wants it (a preference).
-  useEffect(() => {
-    setOrder([]);
-    setSortMode((m) => (prefs().sortOnDeal ? m || 'suit' : null));
-  }, [view.hand_no]);
   useEffect(() => {
     const title = t('app.title');
     document.title = myTurn ? t('alert.title_turn', { title }) : title;

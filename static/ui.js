@@ -2,7 +2,7 @@
 import { h, render, Fragment } from './vendor/preact.module.js';
 import { useState, useEffect, useRef, useMemo, useCallback } from './vendor/hooks.module.js';
 import htm from './vendor/htm.module.js';
-import { t, LANGS, currentLang, setLang, onLangChange } from './i18n.js';
+import { t, LANGS, currentLang, setLang, onLangChange, optLabel } from './i18n.js';
 import { cardSound } from './sounds.js';
 
 export const html = htm.bind(h);
@@ -52,13 +52,16 @@ export function LangSwitcher() {
 
 /**
  * The player-facing text for a refusal: the translation of its code, never the server's own
- * English explanation, rule IDs or the code itself. `detail` (admin pages) appends the code and
- * the server's message.
+ * English explanation, rule IDs or the code itself; a refusal that names options (`options`,
+ * e.g. conflicting_options) reads `err.<code>_named` with their labels. `detail` (admin pages)
+ * appends the code and the server's message.
  */
 export function errorText(err, { detail = false } = {}) {
   const code = err && err.code ? String(err.code) : 'generic';
   const key = t.has('err.' + code) ? 'err.' + code : code.startsWith('http_') ? 'err.http' : 'err.generic';
-  const head = t(key);
+  const named = err && Array.isArray(err.options) && err.options.length > 1 && t.has(key + '_named');
+  const head = named ? t(key + '_named', { option: optLabel(err.options[0]),
+    others: err.options.slice(1).map(optLabel).join(', ') }) : t(key);
   if (!detail) return head;
   return err && err.message && err.message !== code ? `${head} (${code}: ${err.message})` : `${head} (${code})`;
 }

@@ -1,4 +1,4 @@
-"""``/api/me``: who I am, my chips, my name, my matches and my top-up."""
+"""``/api/me``: who I am, my chips, my name, my matches, my rooms and my top-up."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.db.base import utcnow
-from app.services import accounts, history, ledger, wallet
+from app.services import accounts, history, ledger, tables, wallet
 
 from .deps import CurrentPlayer, SessionDep
 
@@ -47,6 +47,13 @@ async def my_matches(player: CurrentPlayer, session: SessionDep,
     async with session.begin():
         return await history.my_matches(session, player.id, game=game, limit=limit,
                                         offset=offset)
+
+
+@router.get("/rooms")
+async def my_rooms(player: CurrentPlayer, session: SessionDep) -> dict[str, Any]:
+    """The open rooms I sit in, private ones included: the lobby's way back to them."""
+    async with session.begin():
+        return {"rooms": await tables.rooms_of(session, player.id)}
 
 
 def _period(request: Request) -> tuple[int, timedelta]:

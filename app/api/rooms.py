@@ -121,7 +121,8 @@ async def _start(room: Room, player_id: str, name: str, args: dict[str, Any]) ->
 async def _rematch(room: Room, player_id: str, name: str, args: dict[str, Any]
                    ) -> dict[str, Any]:
     await _info(room, player_id, name, {})
-    return {"settings": room.rematch_settings(player_id), "offered": room.rematch}
+    return {"settings": room.rematch_settings(player_id), "offered": room.rematch,
+            "chat": room.recent_chat()}
 
 
 async def _offer(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -190,8 +191,9 @@ async def start(room_id: str, player: CurrentPlayer, request: Request) -> dict[s
 async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
                   request: Request) -> dict[str, Any]:
     """Play again (docs/server.md): the host of a finished match opens a room with the same
-    game, options, stake, timers, rating and computer players, and its players are invited
-    over their sockets. Asked again, it answers the room already offered."""
+    game, options, stake, timers, rating and computer players and the old room's recent chat,
+    and its players are invited over their sockets. Asked again, it answers the room already
+    offered."""
     found = await _call(request, room_id, "rematch", player, {})
     if found["offered"] is not None:
         return await _call(request, found["offered"]["id"], "info", player, {})
@@ -202,6 +204,7 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
                                  deals, s["spectator_chat"], s["grace_seconds"], s["rated"])
     for level, count in Counter(s["bots"]).items():
         await room.add_bots(player.id, count, level)
+    await room.carry_chat(found["chat"])
     relay: Relay | None = request.app.state.relay
     if relay is not None:
         await relay.cluster.publish([room])

@@ -34,7 +34,12 @@ class IllegalAction(RuleError):
 
 
 class InvalidOptions(RuleError):
-    """A room's options are unknown, of the wrong type, not allowed for the game, or conflict."""
+    """A room's options are unknown, of the wrong type, not allowed for the game, or conflict;
+    ``options`` names the options of a conflict (empty otherwise)."""
+
+    def __init__(self, code: str, message: str, options: tuple[str, ...] = ()) -> None:
+        super().__init__(code, message)
+        self.options = options
 
 
 class InvalidDeal(RuleError):

@@ -91,15 +91,20 @@ _NOT_WITH_COMPLETE = ("call_rummy", "borrowing", "borrowing_any_meld", "one_meld
 
 
 def _check_combinations(options: Options) -> None:
+    """Refuse a forbidden combination, naming its options (``InvalidOptions.options``: the one
+    option first, then those it cannot be combined with) so that a client can name them too."""
     if options.each_hand_own_game and options.target_score is not None:
-        raise InvalidOptions("conflicting_options",
-                             "each_hand_own_game cannot be combined with target_score (OPT-WIN-3)")
+        _clash("each_hand_own_game", ["target_score"], "OPT-WIN-3")
     if options.complete_rummy:
         clash = [k for k in _NOT_WITH_COMPLETE if getattr(options, k)]
         if clash:
-            raise InvalidOptions("conflicting_options",
-                                 f"complete_rummy cannot be combined with {', '.join(clash)} "
-                                 "(OPT-COMPLETE-4)")
+            _clash("complete_rummy", clash, "OPT-COMPLETE-4")
+
+
+def _clash(option: str, others: list[str], rule: str) -> None:
+    raise InvalidOptions("conflicting_options",
+                         f"{option} cannot be combined with {', '.join(others)} ({rule})",
+                         options=(option, *others))
 
 
 def options_schema(allowed: frozenset[str]) -> dict[str, Any]:

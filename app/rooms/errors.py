@@ -10,12 +10,14 @@ MAX_MESSAGE = 200
 
 
 class RoomError(Exception):
-    """A request the room refuses; ``code`` travels to the client unchanged."""
+    """A request the room refuses; ``code`` travels to the client unchanged, and so do the
+    ``fields`` that let a client word the refusal itself (``options`` of a conflict)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.fields = fields or {}
 
 
 def error_reply(client_id: str | int | None, code: str, message: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.engine.deal import stacked_deal
-from app.engine.errors import InvalidDeal, RuleError
+from app.engine.errors import InvalidDeal, InvalidOptions, RuleError
 from app.engine.games import match_rules
 from app.engine.rules import GameRules
 
@@ -44,7 +44,9 @@ class RoomRegistry:
             if deals is not None:
                 _check_deals(rules, deals)
         except RuleError as exc:
-            raise RoomError(exc.code, exc.message) from None
+            named = exc.options if isinstance(exc, InvalidOptions) and exc.options else None
+            raise RoomError(exc.code, exc.message,
+                            {"options": list(named)} if named else None) from None
         if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
             raise RoomError("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
         if not 0 <= turn_seconds <= MAX_TURN_SECONDS:

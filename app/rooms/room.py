@@ -28,7 +28,7 @@ from app.engine.state import Phase
 from app.engine.views import player_view, redact_events, seat_part, seat_view, table_view
 from app.services import outage
 
-from .connections import Connection, ConnectionSet
+from .connections import RECENT, Connection, ConnectionSet
 from .errors import RoomError, error_reply
 from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
@@ -134,6 +134,19 @@ class Room:
                 "buy_in": r.buy_in, "turn_seconds": r.turn_seconds, "private": r.private,
                 "spectator_chat": r.spectator_chat, "grace_seconds": r.grace_seconds,
                 "deals": r.deals, "bots": bots, "rated": r.rated}
+
+    def recent_chat(self) -> list[dict[str, Any]]:
+        """The chat lines a rematch room carries over (the last ``RECENT``)."""
+        return list(self.connections.chat)
+
+    async def carry_chat(self, lines: list[dict[str, Any]]) -> None:
+        """A rematch room starts with the chat of the room it follows: each line stored as
+        this room's (with no seat, since the seats are new), so a restart keeps it too."""
+        for line in lines[-RECENT:]:
+            name, text = str(line["name"]), str(line["text"])
+            await self.store.add_chat(self.record, None, None, None, name, text)
+            self.connections.chat.append({"type": "chat", "seat": None, "name": name,
+                                          "text": text})
 
     def offer_rematch(self, room_id: str, invite_code: str) -> dict[str, str]:
         """Invite this room's players to the next room (the first offer stands): a ``rematch``
@@ -388,6 +401,10 @@ class Room:
             return None
         table = table_view(st)
         table["presence"] = self.scheduler.presence(st.players)
+        if self.rematch is not None:  # the host who offered it is at the rematch table now
+            host = self.seating.acting_seat(self.record.host_id)
+            if host is not None:
+                table["presence"][host] = "connected"
         table["turn_deadline"] = self.scheduler.deadline
         table.update(self.runner.deal_info())
         if st.game_over and self.record.rated:

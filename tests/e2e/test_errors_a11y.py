@@ -29,7 +29,9 @@ def test_refusals_are_translated_in_every_language(new_page: Any) -> None:
         page.select_option("[data-testid=lang]", lang)
         page.click("[data-testid=create-room]")
         error = page.locator("[data-testid=host-error]")
-        expect(error).to_have_text(load(lang)["err.conflicting_options"])
+        words = load(lang)
+        expect(error).to_have_text(words["err.conflicting_options_named"].format(
+            option=words["opt.complete_rummy.label"], others=words["opt.call_rummy.label"]))
         assert not ENGINE_SPEAK.search(error.inner_text()), (lang, error.inner_text())
         one, many = page.evaluate(PLURAL, [1]), page.evaluate(PLURAL, [5])
         assert one == load(lang)["table.cards_n.one"].replace("{n}", "1"), (lang, one)

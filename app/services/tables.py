@@ -1,0 +1,34 @@
+"""The rooms a player sits in now ("Your games" on the lobby, ``GET /api/me/rooms``).
+
+A plain read of the rooms and seats tables, which every room's owner keeps current (a seat taken,
+left or handed to a computer player, the room started or closed), so any process of several can
+answer it; private rooms included, since the answer is the caller's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Room, RoomSeat
+
+OPEN = ("waiting", "playing")
+
+
+async def rooms_of(session: AsyncSession, player_id: str) -> list[dict[str, Any]]:
+    """The open rooms (waiting or playing) where ``player_id`` holds a seat, newest first."""
+    mine = (select(Room, RoomSeat.seat).join(RoomSeat, RoomSeat.room_id == Room.id)
+            .where(RoomSeat.player_id == player_id, Room.status.in_(OPEN))
+            .order_by(Room.created_at.desc(), Room.id))
+    rows = (await session.execute(mine)).all()
+    taken = dict((await session.execute(
+        select(RoomSeat.room_id, func.count()).where(RoomSeat.room_id.in_([r.id for r, _ in rows]))
+        .group_by(RoomSeat.room_id))).tuples().all()) if rows else {}
+    return [{"id": room.id, "game": room.game, "options": room.options, "status": room.status,
+             "seats": room.seats, "taken": taken.get(room.id, 0), "stake": room.stake,
+             "buy_in": room.buy_in, "private": room.private, "rated": room.rated,
+             "host_id": room.host_id, "your_seat": seat, "invite_code": room.invite_code,
+             "created_at": room.created_at.isoformat()}
+            for room, seat in rows]
