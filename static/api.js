@@ -30,10 +30,11 @@ export const session = {
 };
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, retryAfter = null) {
     super(message || code);
     this.code = code;
     this.status = status;
+    this.retryAfter = retryAfter; // seconds to wait, for a refusal over a limit (429)
   }
 }
 
@@ -51,7 +52,7 @@ export async function api(path, { method = 'GET', body, token = session.token } 
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const d = data && data.detail;
-    if (d && d.code) throw new ApiError(d.code, d.message, res.status);
+    if (d && d.code) throw new ApiError(d.code, d.message, res.status, d.retry_after ?? null);
     if (Array.isArray(d) && d.length) {
       const msg = d.map((x) => `${(x.loc || []).slice(1).join('.')}: ${x.msg}`).join('; ');
       throw new ApiError('invalid_input', msg, res.status);
