@@ -10,6 +10,7 @@ import { WildDialog } from './wild.js';
 import { TableChips } from './chips.js';
 import { RematchBar } from './rematch.js';
 import { StakeLimits } from './stakes.js';
+import { seedSent } from './quickplay.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -163,6 +164,7 @@ export function RoomView({ id, me, refreshMe }) {
     const sock = new RoomSocket(id, session.token, {
       onMessage: (m) => {
         tracker.receive(m, sock);
+        if (m.type === 'seed') seedSent(id);
         if (m.type === 'state') {
           setMsg(m);
           speak(m, spoken);
