@@ -146,3 +146,14 @@ async def test_a_host_has_at_most_the_cap_of_waiting_rooms(server: Hall, http: A
     await call(http, "POST", "/api/rooms", await guest(http, "Other Host"), room)
     await call(http, "POST", f"/api/rooms/{made[0]['id']}/leave", host)
     await call(http, "POST", "/api/rooms", host, room)
+
+
+async def test_a_hosts_rooms_made_at_once_stop_at_the_cap(server: Hall) -> None:
+    async with _racer(server) as http:
+        host = await guest(http, "Hasty Host")
+        room = {"game": "standard", "seats": 2}
+        answers = await _race(http, "POST", [(host, room)] * (HOST_CAP + 5), "/api/rooms")
+        assert Counter(a.status_code for a in answers) == {200: HOST_CAP, 409: 5}, \
+            [a.text for a in answers]
+        assert {a.json()["detail"]["code"] for a in answers if a.status_code == 409} \
+            == {"too_many_waiting_rooms"}
