@@ -157,8 +157,9 @@ async def _flush_account(session: AsyncSession, player: Player, **changes: str |
     """Apply `changes` to the account's row and write it inside a savepoint, so that a racing
     duplicate username or name, refused by its unique index, rolls back only this write.
 
-    The changes are made inside the savepoint, not before it: the savepoint's own flush would
-    otherwise write them outside it, and the index's refusal would abort the transaction."""
+    The changes are made inside the savepoint, not before it: opening the savepoint flushes
+    what is pending, so changes made before would be written outside it, where the index's
+    refusal aborts the whole transaction (and a refused race answered 500)."""
     try:
         async with session.begin_nested():
             for field, value in changes.items():
