@@ -43,7 +43,7 @@ _STATUS = {"not_found": 404, "no_such_room": 404, "not_host": 403, "invite_requi
            "match_not_over": 409, "try_again": 503, "storage_unavailable": 503,
            "name_taken": 409, "not_a_guest": 409, "topup_has_chips": 409,
            "topup_too_soon": 409, "match_in_progress": 409, "private_match": 403,
-           "rated_room_humans_only": 409}
+           "rated_room_humans_only": 409, "too_many_waiting_rooms": 409}
 
 
 @asynccontextmanager
@@ -73,7 +73,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         cluster.node.on("logout", lambda m: sockets.revoke_now(m["h"]))
         await cluster.start()  # rooms are taken as they are needed, or found without owner
     else:
-        app.state.registry = RoomRegistry(store, timing)
+        app.state.registry = RoomRegistry(
+            store, timing, max_waiting_per_host=settings.max_waiting_rooms_per_host)
         await app.state.registry.restore()
     app.state.restore_seconds = round(time.perf_counter() - began, 3)
     # What start-up built (modules, tables, restored rooms) lives as long as the process: out
@@ -102,7 +103,8 @@ def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cl
     leases = Leases(redis, settings.redis_prefix, node.id, settings.lease_seconds)
     lost: list[Cluster] = []  # the store reports to the cluster, which is made after it
     owned = OwnedStore(store, leases, lambda room_id: lost[0].lost(room_id))
-    registry = RoomRegistry(owned, timing, claim=lambda room_id: lost[0].claim_new(room_id))
+    registry = RoomRegistry(owned, timing, claim=lambda room_id: lost[0].claim_new(room_id),
+                            max_waiting_per_host=settings.max_waiting_rooms_per_host)
     cluster = Cluster(node, leases, SharedLobby(redis, settings.redis_prefix,
                                                 settings.lease_seconds), store, owned, registry)
     lost.append(cluster)

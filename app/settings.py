@@ -164,7 +164,11 @@ class Settings(BaseSettings):
     login_attempts_per_address: Count = 30
     login_window_seconds: PositiveSeconds = 900.0
     registrations_per_address_per_hour: Count = 10
-    guests_per_address_per_hour: Count = 20
+    # Many people share an address (a café, a school, a mobile network's NAT): the guest limit
+    # is for scripts making thousands, not for a room full of newcomers.
+    guests_per_address_per_hour: Count = 200
+    # Rooms one host may have waiting for players at once (issue 18: one guest hosted 300).
+    max_waiting_rooms_per_host: Annotated[int, Field(ge=1, le=1000)] = 5
     # Prefix of this deployment's Redis keys, so that deployments (or tests) sharing one Redis
     # keep their throttles apart.
     redis_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = "rummy"

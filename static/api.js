@@ -30,11 +30,12 @@ export const session = {
 };
 
 export class ApiError extends Error {
-  constructor(code, message, status, options) {
+  constructor(code, message, status, { options = null, retryAfter = null } = {}) {
     super(message || code);
     this.code = code;
     this.status = status;
     if (options) this.options = options; // the option keys a conflicting_options refusal names
+    this.retryAfter = retryAfter; // seconds to wait, for a refusal over a limit (429)
   }
 }
 
@@ -52,7 +53,9 @@ export async function api(path, { method = 'GET', body, token = session.token } 
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const d = data && data.detail;
-    if (d && d.code) throw new ApiError(d.code, d.message, res.status, d.options);
+    if (d && d.code) {
+      throw new ApiError(d.code, d.message, res.status, { options: d.options, retryAfter: d.retry_after ?? null });
+    }
     if (Array.isArray(d) && d.length) {
       const msg = d.map((x) => `${(x.loc || []).slice(1).join('.')}: ${x.msg}`).join('; ');
       throw new ApiError('invalid_input', msg, res.status);

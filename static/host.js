@@ -3,6 +3,7 @@ import { html, useState, useEffect, errorText } from './ui.js';
 import { t, gameName, gameDesc, optLabel, optHelp } from './i18n.js';
 import { RulesPanel } from './rules.js';
 import { api } from './api.js';
+import { StakeAdvice } from './stakes.js';
 
 /** What kind of input a schema property needs: bool, int (nullable or not), or null if unknown. */
 export function fieldKind(prop) {
@@ -187,6 +188,7 @@ export function HostForm() {
         <label class="field">${t('host.buy_in')}
           <input type="number" name="buy_in" min="0" value=${buyIn} onInput=${(e) => setBuyIn(e.target.value)} />
           <span class="help">${t('host.buy_in_help')}</span></label>
+        <${StakeAdvice} stake=${stake} buyIn=${buyIn} seats=${seats} onPropose=${setBuyIn} />
         <label class="field">${t('host.turn_seconds')}
           <input type="number" name="turn_seconds" min="0" value=${turnSeconds}
                  onInput=${(e) => setTurnSeconds(e.target.value)} />

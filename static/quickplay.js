@@ -1,8 +1,19 @@
 // Play against the computer: one click per game opens a room, fills it with computer players,
-// starts the match and opens the table. Each game's button says in a line what the game is.
-import { html, useState, useEffect, errorText } from './ui.js';
+// opens the table and starts the match there, once this browser's seed for the first deal is in.
+// Started before the table page opens, the first hand would be dealt without the player's seed,
+// against a commitment the browser never saw, and "Verify this deal" could not prove it
+// (PROTOCOL.md §7, docs/fairness.md). Each game's button says in a line what the game is.
+import { html, useState, useEffect, errorText, toast } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { api } from './api.js';
+
+const starting = new Set(); // quick-play rooms whose match starts when the player's seed is in
+
+/** The table page's seed went in (the server answered `seed`): start a quick play's match. */
+export function seedSent(roomId) {
+  if (!starting.delete(roomId)) return;
+  api(`/api/rooms/${roomId}/start`, { method: 'POST' }).catch((e) => toast(errorText(e), 'error'));
+}
 
 export function PlayComputer() {
   const [games, setGames] = useState([]);
@@ -18,7 +29,7 @@ export function PlayComputer() {
       const seats = Math.max(2, game.min_players);
       const room = await api('/api/rooms', { method: 'POST', body: { game: game.key, seats, options: {} } });
       await api(`/api/rooms/${room.id}/bots`, { method: 'POST', body: { count: seats - 1 } });
-      await api(`/api/rooms/${room.id}/start`, { method: 'POST' });
+      starting.add(room.id);
       location.hash = `#/room/${room.id}`;
     } catch (e) {
       setError(e);

@@ -11,6 +11,8 @@ import { TableChips } from './chips.js';
 import { RematchBar } from './rematch.js';
 import { showMoves } from './motion.js';
 import { useHandOrder } from './hand-order.js';
+import { StakeLimits } from './stakes.js';
+import { seedSent } from './quickplay.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -164,6 +166,7 @@ export function RoomView({ id, me, refreshMe }) {
     const sock = new RoomSocket(id, session.token, {
       onMessage: (m) => {
         tracker.receive(m, sock);
+        if (m.type === 'seed') seedSent(id);
         if (m.type === 'state') {
           showMoves(m); // reads the table as it is, before this state is drawn
           setMsg(m);
@@ -286,7 +289,8 @@ function WaitingRoom({ room, me, sock, chat, fair, next }) {
       <p class="muted">${t('room.waiting')}</p>
       <${OptionsSummary} room=${room} />
       <p>${room.stake ? t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in }) : t('lobby.free')}
-        ${room.turn_seconds ? ' · ' + t('room.turn_seconds', { n: room.turn_seconds }) : ''}</p>
+        ${room.turn_seconds ? ' · ' + t('room.turn_seconds', { n: room.turn_seconds }) : ''}
+        <${StakeLimits} room=${room} /></p>
       <h2>${t('room.seats')}</h2>
       <ol class="seat-list" data-testid="seats">
         ${room.players.map((p, i) => html`<li class=${p ? 'taken' : 'free'}>
@@ -768,6 +772,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
         <h1 class="felt-title" tabindex="-1">${gameName(view.game)}</h1>
         <span>${t('table.hand_no', { n: view.hand_no + 1 })}</span>
         ${room.stake ? html`<span>${t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in })}</span>` : ''}
+        <${StakeLimits} room=${room} />
         <${TableChips} me=${me} room=${room} seated=${seat !== null} />
       </div>
       <div class="opponents">

@@ -50,6 +50,12 @@ export function LangSwitcher() {
   </label>`;
 }
 
+/** "Too many attempts: try again in 12 minutes", for a refusal that says how long to wait. */
+function waitText(err) {
+  if (!err || err.code !== 'too_many_attempts' || !(err.retryAfter > 0)) return null;
+  return t('err.too_many_attempts_wait', { n: Math.ceil(err.retryAfter / 60) });
+}
+
 /**
  * The player-facing text for a refusal: the translation of its code, never the server's own
  * English explanation, rule IDs or the code itself; a refusal that names options (`options`,
@@ -60,8 +66,8 @@ export function errorText(err, { detail = false } = {}) {
   const code = err && err.code ? String(err.code) : 'generic';
   const key = t.has('err.' + code) ? 'err.' + code : code.startsWith('http_') ? 'err.http' : 'err.generic';
   const named = err && Array.isArray(err.options) && err.options.length > 1 && t.has(key + '_named');
-  const head = named ? t(key + '_named', { option: optLabel(err.options[0]),
-    others: err.options.slice(1).map(optLabel).join(', ') }) : t(key);
+  const head = waitText(err) || (named ? t(key + '_named', { option: optLabel(err.options[0]),
+    others: err.options.slice(1).map(optLabel).join(', ') }) : t(key));
   if (!detail) return head;
   return err && err.message && err.message !== code ? `${head} (${code}: ${err.message})` : `${head} (${code})`;
 }

@@ -1,7 +1,9 @@
 """``/api/auth``: play as a guest, register, log in, log out (PROTOCOL.md §5).
 
 Throttled per client address (and login per username too), in Redis when it is configured:
-see docs/security.md. Refusals over a limit are 429 ``too_many_attempts`` with Retry-After.
+see docs/security.md. Refusals over a limit are 429 ``too_many_attempts`` with the wait in
+whole seconds twice: the Retry-After header, and ``retry_after`` in the body for the client to
+show.
 """
 
 from __future__ import annotations
@@ -45,12 +47,13 @@ def _address(request: Request) -> str:
 
 
 async def _take(request: Request, *checks: tuple[Limit, str]) -> list[Ticket]:
-    """Count one attempt under each limit, or refuse with 429 and Retry-After."""
+    """Count one attempt under each limit, or refuse with 429 and the wait (Retry-After)."""
     throttle: Throttle = request.app.state.throttle
     try:
         return await throttle.take(*checks)
     except TooManyAttempts as exc:
-        raise HTTPException(429, detail={"code": exc.code, "message": exc.message},
+        raise HTTPException(429, detail={"code": exc.code, "message": exc.message,
+                                         "retry_after": exc.retry_after},
                             headers={"Retry-After": str(exc.retry_after)}) from None
 
 

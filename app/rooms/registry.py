@@ -19,14 +19,18 @@ from .store import MatchStore, RoomRecord
 MAX_TURN_SECONDS = 600
 MAX_STAKE = 1_000_000
 MAX_GRACE_SECONDS = 3600
+DEFAULT_WAITING_ROOMS_PER_HOST = 5
 
 
 class RoomRegistry:
     def __init__(self, store: MatchStore, timing: RoomTiming,
-                 claim: Callable[[str], Awaitable[None]] | None = None) -> None:
+                 claim: Callable[[str], Awaitable[None]] | None = None,
+                 max_waiting_per_host: int = DEFAULT_WAITING_ROOMS_PER_HOST) -> None:
         self.store = store
         self.timing = timing
         self.rooms: dict[str, Room] = {}
+        self.max_waiting_per_host = max_waiting_per_host
+        self._opening: dict[str, int] = {}  # host id -> rooms being made for them right now
         # Several processes: takes a new room's lease before it is stored (docs/scaling.md).
         self.claim = claim
 
@@ -47,19 +51,37 @@ class RoomRegistry:
             named = exc.options if isinstance(exc, InvalidOptions) and exc.options else None
             raise RoomError(exc.code, exc.message,
                             {"options": list(named)} if named else None) from None
-        if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
-            raise RoomError("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
+        _check_stake(stake, buy_in)
         if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
             raise RoomError("bad_turn_seconds", f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
         if not 0 <= grace_seconds <= MAX_GRACE_SECONDS:
             raise RoomError("bad_grace_seconds",
                             f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
-        record = RoomRecord(id=secrets.token_hex(8), host_id=host_id, game=game,
-                            options=options, seats=seats, stake=stake, buy_in=buy_in,
-                            turn_seconds=turn_seconds, private=private,
-                            invite_code=secrets.token_urlsafe(9), deals=deals,
-                            spectator_chat=spectator_chat, grace_seconds=grace_seconds,
-                            rated=rated)
+        self._check_waiting_cap(host_id)
+        self._opening[host_id] = self._opening.get(host_id, 0) + 1
+        try:
+            return await self._open(host_id, host_name, RoomRecord(
+                id=secrets.token_hex(8), host_id=host_id, game=game, options=options,
+                seats=seats, stake=stake, buy_in=buy_in, turn_seconds=turn_seconds,
+                private=private, invite_code=secrets.token_urlsafe(9), deals=deals,
+                spectator_chat=spectator_chat, grace_seconds=grace_seconds, rated=rated))
+        finally:
+            self._opening[host_id] -= 1
+            if not self._opening[host_id]:
+                del self._opening[host_id]
+
+    def _check_waiting_cap(self, host_id: str) -> None:
+        """A host has at most `max_waiting_per_host` rooms waiting for players at once (those
+        being made count too), so that one player cannot fill the lobby."""
+        waiting = sum(1 for r in self.rooms.values()
+                      if r.record.host_id == host_id and r.record.status == "waiting")
+        if waiting + self._opening.get(host_id, 0) >= self.max_waiting_per_host:
+            raise RoomError("too_many_waiting_rooms", "you already host "
+                            f"{self.max_waiting_per_host} rooms that wait for players (the "
+                            "most at once): start or leave one first")
+
+    async def _open(self, host_id: str, host_name: str, record: RoomRecord) -> Room:
+        """Store the new room and seat its host."""
         if self.claim is not None:
             await self.claim(record.id)
             record.fence = 1
@@ -128,6 +150,19 @@ class RoomRegistry:
     async def close(self) -> None:
         for room in self.rooms.values():
             await room.close()
+
+
+def _check_stake(stake: int, buy_in: int) -> None:
+    """Both 0 to 1,000,000 (`bad_stake`), and a stake only with a buy-in that can pay it
+    (`stake_needs_buy_in`): a hand moves at most the payer's chips at the table (docs/server.md,
+    "Chips"), so at a stake with no buy-in nobody would win or lose anything."""
+    if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
+        raise RoomError("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
+    if stake > 0 and buy_in == 0:
+        raise RoomError("stake_needs_buy_in", f"a stake of {stake} per point needs a buy-in: "
+                        "a hand moves at most the chips a player has at the table, so with "
+                        f"none nothing is won or lost (for example {min(stake * 100, MAX_STAKE)}"
+                        ", enough for 100 points)")
 
 
 def _check_deals(rules: GameRules, deals: list[dict[str, Any]]) -> None:

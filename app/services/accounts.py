@@ -144,23 +144,33 @@ def token_hash(token: str) -> str:
 
 
 async def _check_name_free(session: AsyncSession, name: str, player_id: str | None) -> None:
-    """Account display names are unique without regard to case (guests may share theirs)."""
+    """An account's display name is its own without regard to case: no other account and no
+    guest may take it (guests may share a name among themselves: they cannot keep one)."""
     holder = await session.scalar(select(Player.id).where(
         func.lower(Player.name) == name.lower(), Player.is_guest.is_(False)))
     if holder is not None and holder != player_id:
-        raise NameTaken(f"the name {name!r} is taken by another account (names that differ "
-                        "only in letter case are the same): choose another")
+        raise NameTaken(f"the name {name!r} is taken by an account (names that differ only "
+                        "in letter case are the same): choose another")
 
 
-async def _flush_account(session: AsyncSession, player: Player) -> None:
-    """Write the account's row; a racing duplicate username or name is refused by its index."""
+async def _flush_account(session: AsyncSession, player: Player, **changes: str | bool) -> None:
+    """Apply `changes` to the account's row and write it inside a savepoint, so that a racing
+    duplicate username or name, refused by its unique index, rolls back only this write.
+
+    The changes are made inside the savepoint, not before it: opening the savepoint flushes
+    what is pending, so changes made before would be written outside it, where the index's
+    refusal aborts the whole transaction (and a refused race answered 500)."""
     try:
         async with session.begin_nested():
-            session.add(player)
+            for field, value in changes.items():
+                setattr(player, field, value)
             await session.flush()
-    except IntegrityError as exc:
-        raise UsernameTaken(f"username {player.username!r} or name {player.name!r} is taken"
-                            ) from exc
+    except IntegrityError as exc:  # the row is expired now: the message names what was asked
+        if "account_name" in str(exc.orig):  # uq_players_account_name_lower
+            raise NameTaken(f"the name {changes['name']!r} was just taken by an account: "
+                            "choose another") from exc
+        raise UsernameTaken(f"username {changes.get('username')!r} was just taken (usernames "
+                            "that differ only in letter case are the same)") from exc
 
 
 async def _add_player(session: AsyncSession, player: Player, starting_chips: int | None) -> Player:
@@ -179,8 +189,10 @@ async def _add_player(session: AsyncSession, player: Player, starting_chips: int
 async def create_guest(
     session: AsyncSession, name: str, *, starting_chips: int | None = None
 ) -> Player:
-    """A new guest player with the starting grant."""
-    player = Player(name=check_name(name), is_guest=True, role="player")
+    """A new guest player with the starting grant; `NameTaken` if an account's name is `name`."""
+    display = check_name(name)
+    await _check_name_free(session, display, None)
+    player = Player(name=display, is_guest=True, role="player")
     return await _add_player(session, player, starting_chips)
 
 
@@ -221,8 +233,11 @@ async def _check_username_free(session: AsyncSession, username: str) -> None:
                             "letter case are the same)")
 
 
-async def _row(session: AsyncSession, player_id: str) -> Player:
-    player = await session.get(Player, player_id)
+async def _locked(session: AsyncSession, player_id: str) -> Player:
+    """The player's row, locked until the transaction ends (``SELECT ... FOR UPDATE`` on
+    PostgreSQL) and read afresh: changes to one player run one after the other, and each sees
+    what the one before it committed."""
+    player = await session.get(Player, player_id, with_for_update=True, populate_existing=True)
     if player is None:
         raise InvalidCredentials("no such player")
     return player
@@ -234,31 +249,29 @@ async def upgrade_guest(session: AsyncSession, player_id: str, username: str, pa
     The display name stays unless `name` is given (either must be free among accounts).
 
     Raises `NotAGuest`, `InvalidUsername`, `WeakPassword`, `InvalidName`, `UsernameTaken` or
-    `NameTaken`; nothing changes then.
+    `NameTaken`; nothing changes then. The guest's row is locked before it is checked, so of
+    one guest's upgrades at once one wins and the others find an account (`NotAGuest`).
     """
-    player = await _row(session, player_id)
-    if not player.is_guest:
-        raise NotAGuest("this player is already an account")
     check_username(username)
     check_password(password)
+    password_hash = await hash_password(password)  # before the lock: it takes a while
+    player = await _locked(session, player_id)
+    if not player.is_guest:
+        raise NotAGuest("this player is already an account")
     display = check_name(name if name is not None else player.name)
     await _check_username_free(session, username)
     await _check_name_free(session, display, player.id)
-    password_hash = await hash_password(password)
-    player.username, player.password_hash = username, password_hash
-    player.is_guest, player.name = False, display
-    await _flush_account(session, player)
+    await _flush_account(session, player, username=username, password_hash=password_hash,
+                         is_guest=False, name=display)
     return player
 
 
 async def rename(session: AsyncSession, player_id: str, name: str) -> Player:
-    """Change the display name: an account's must be free among accounts (`NameTaken`)."""
-    player = await _row(session, player_id)
+    """Change the display name: it must not be another account's (`NameTaken`)."""
     display = check_name(name)
-    if not player.is_guest:
-        await _check_name_free(session, display, player.id)
-    player.name = display
-    await _flush_account(session, player)
+    player = await _locked(session, player_id)
+    await _check_name_free(session, display, player.id)
+    await _flush_account(session, player, name=display)
     return player
 
 

@@ -46,19 +46,24 @@ async def _player(s: AsyncSession, player_id: str) -> Player:
     return player
 
 
-def _mine(player_id: str, game: str | None) -> Any:
-    """The matches over (finished or abandoned) in which `player_id` sat, with the seat."""
+def _mine(player_id: str, game: str | None, *, public: bool = False) -> Any:
+    """The matches over (finished or abandoned) in which `player_id` sat, with the seat; with
+    `public`, only those of public rooms (what anyone may read of the player)."""
     query = (select(Match, MatchSeat.seat).join(MatchSeat, MatchSeat.match_id == Match.id)
              .where(MatchSeat.player_id == player_id, Match.status.in_(OVER)))
+    if public:
+        query = query.where(Match.private.is_(False))
     return query.where(Match.game == game) if game else query
 
 
 async def my_matches(s: AsyncSession, player_id: str, *, game: str | None = None,
-                     limit: int = 20, offset: int = 0) -> dict[str, Any]:
+                     limit: int = 20, offset: int = 0, public: bool = False) -> dict[str, Any]:
     """A player's matches that are over, newest first: game, options, opponents, result,
-    score, chips won or lost and rating change; with the total for paging."""
-    total = await s.scalar(select(func.count()).select_from(_mine(player_id, game).subquery()))
-    rows = (await s.execute(_mine(player_id, game).order_by(
+    score, chips won or lost and rating change; with the total for paging. `public`: only
+    matches of public rooms."""
+    mine = _mine(player_id, game, public=public)
+    total = await s.scalar(select(func.count()).select_from(mine.subquery()))
+    rows = (await s.execute(mine.order_by(
         Match.created_at.desc(), Match.id).limit(limit).offset(offset))).all()
     return {"matches": await _entries(s, player_id, rows), "total": int(total or 0),
             "limit": limit, "offset": offset}
@@ -115,9 +120,10 @@ async def _chips(s: AsyncSession,
 
 async def profile(s: AsyncSession, player_id: str) -> dict[str, Any]:
     """A player's public profile: name, member since, per game matches, wins, win rate, average
-    score per hand, chips won and rating; and the recent matches."""
+    score per hand, chips won and rating; and the recent matches. Private matches are left out
+    of all of it (their players alone may read them); a rating, public anyway, stays whole."""
     player = await _player(s, player_id)
-    rows = (await s.execute(_mine(player_id, None))).all()
+    rows = (await s.execute(_mine(player_id, None, public=True))).all()
     finished = [(m, seat) for m, seat in rows if m.status == "finished"]
     chips = await _chips(s, [m.id for m, _ in finished])
     hands = defaultdict(list)
@@ -145,7 +151,7 @@ async def profile(s: AsyncSession, player_id: str) -> dict[str, Any]:
                       "average_score": round(g["points"] / g["hands"], 2) if g["hands"]
                       else None, "chips": g["chips"],
                       "rating": _rating_json(rated.get(game))})
-    recent = await my_matches(s, player_id, limit=RECENT)
+    recent = await my_matches(s, player_id, limit=RECENT, public=True)
     return {"id": player.id, "name": player.name, "is_guest": player.is_guest,
             "member_since": player.created_at.isoformat(), "games": stats,
             "recent": recent["matches"]}

@@ -213,8 +213,8 @@ async def test_guest_upgrade_keeps_id_chips_and_history(server: Hall, http: Any)
     assert await refusal(http, "POST", "/api/auth/upgrade", visitor, body, 409) == "not_a_guest"
 
     # The display name must be free among accounts: "visitor" is one now, in any case.
-    late = await guest(http, "VISITOR")
-    taken = {"username": "visitor_2", "password": "a long enough secret 2"}
+    late = await guest(http, "Late Visitor")
+    taken = {"username": "visitor_2", "password": "a long enough secret 2", "name": "VISITOR"}
     assert await refusal(http, "POST", "/api/auth/upgrade", late, taken, 409) == "name_taken"
     assert await refusal(http, "POST", "/api/auth/upgrade", late,
                          {**taken, "username": "Visitor_1"}, 409) == "username_taken"
@@ -236,8 +236,11 @@ async def test_display_names_unique_among_accounts(server: Hall, http: Any) -> N
     assert (await call(http, "PATCH", "/api/me", second, {"name": "Second"}))["name"] == "Second"
     assert (await call(http, "GET", f"/api/players/{second.id}"))["name"] == "Second"
     visitor = await guest(http, "Guest Namer")
-    assert (await call(http, "PATCH", "/api/me", visitor, {"name": "second"}))["name"] \
-        == "second"  # guests may share a name: they cannot keep one
+    assert await refusal(http, "PATCH", "/api/me", visitor, {"name": "second"}, 409) \
+        == "name_taken"  # nor may a guest pose as an account
+    twin = await guest(http, "Guest Twin")
+    assert (await call(http, "PATCH", "/api/me", twin, {"name": "guest namer"}))["name"] \
+        == "guest namer"  # guests may share a name: they cannot keep one
 
 
 async def test_top_up_at_zero_once_per_period(server: Hall, http: Any) -> None:

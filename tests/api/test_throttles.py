@@ -141,6 +141,7 @@ async def _refused(response: httpx.Response, what: str) -> int:
     assert detail["code"] == "too_many_attempts" and what in detail["message"], detail
     seconds = int(response.headers["Retry-After"])
     assert 1 <= seconds <= 3600
+    assert detail["retry_after"] == seconds  # for the client to show the wait
     return seconds
 
 
