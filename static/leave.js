@@ -1,9 +1,26 @@
 // Leaving the table and resigning (docs/server.md, "Leave and resign"), and the stand-ins that
 // play a person's seat: the seat's badge and countdown, and the log lines of moves the server
 // played for someone (an action event's `played_for`).
+import { render } from './vendor/preact.module.js';
 import { html, useState, useEffect, useRef, errorText } from './ui.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+
+/** Renders its children at the end of the page's body: the dialog must not take the colours
+ * and the opacity of the table's header it is opened from. */
+function Portal({ children }) {
+  const host = useRef(null);
+  useEffect(() => {
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    host.current = el;
+    return () => { render(null, el); el.remove(); };
+  }, []);
+  useEffect(() => {
+    if (host.current) render(children, host.current);
+  });
+  return null;
+}
 
 /** Whether someone other than `me` still plays a seat of the room. */
 function othersAtTable(room, me) {
@@ -61,7 +78,7 @@ export function TableExit({ room, view, me }) {
         onClick=${(e) => open('leave', e)}>${t('exit.leave')}</button>
     ${seated && playing && html`<button type="button" class="btn ghost small" data-testid="table-resign"
         onClick=${(e) => open('resign', e)}>${t('exit.resign')}</button>`}
-    ${asking && html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="exit-h"
+    ${asking && html`<${Portal}><div class="overlay" role="dialog" aria-modal="true" aria-labelledby="exit-h"
         onKeyDown=${(e) => e.key === 'Escape' && close()}>
       <div class="panel narrow" data-testid="exit-dialog">
         <h2 id="exit-h">${t(asking === 'leave' ? 'exit.leave_title' : 'exit.resign_title')}</h2>
@@ -73,7 +90,7 @@ export function TableExit({ room, view, me }) {
               onClick=${confirm}>${t(asking === 'leave' ? 'exit.confirm_leave' : 'exit.confirm_resign')}</button>
         </div>
       </div>
-    </div>`}
+    </div></${Portal}>`}
   </span>`;
 }
 
