@@ -100,10 +100,11 @@ class Room:
 
     def listed(self) -> bool:
         """Whether the lobby shows the room: a public room that is waiting, or playing with a
-        person at the table (a match nobody is at is not shown as playing)."""
+        person at the table, connected and not away (a match nobody is at is not shown as
+        playing)."""
         r = self.record
         return not r.private and (r.status == "waiting"
-                                  or (r.status == "playing" and self.scheduler.anyone_here()))
+                                  or (r.status == "playing" and self.scheduler.attended()))
 
     def stalled(self) -> bool:
         """A playing room whose own next move is overdue (the health check lists it)."""
@@ -388,12 +389,12 @@ class Room:
         """Add a connection and queue it the current state, the recent events and chat."""
         seat = self.seating.acting_seat(conn.player_id)
         arrived = self.connections.add(conn, seat)
-        message = self._state_message(seat, list(self.connections.events))
-        message["chat"] = list(self.connections.chat)
         if arrived and seat is not None:
             self.scheduler.seen(seat)
             self._replan()
             self._push_state([], skip=conn)  # the others see the presence change
+        message = self._state_message(seat, list(self.connections.events))  # seen: no countdown
+        message["chat"] = list(self.connections.chat)
         conn.push(_encode(message))
         if self.rematch is not None and seat is not None:
             conn.push(_encode(self._rematch_message()))

@@ -118,6 +118,13 @@ class Scheduler:
         """Whether a person who plays a seat has a connection open."""
         return any(self.connections.present(p) for p in self.seating.humans())
 
+    def attended(self) -> bool:
+        """Whether a person is at the table: connected, and not away (timed out twice)."""
+        return any(player is not None and seat not in self.away
+                   and self.connections.present(player)
+                   for seat in range(len(self.seating.seats))
+                   if (player := self.seating.player_at(seat)) is not None)
+
     def paused(self) -> bool:
         """Whether the match waits for its people: some play a seat, none is connected."""
         return bool(self.seating.humans()) and not self.anyone_here()
