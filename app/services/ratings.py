@@ -95,9 +95,10 @@ async def turns_by_seat(session: AsyncSession, match_id: str) -> dict[int, Turns
 
 def own_play(people: dict[int, str], left: set[int], turns: dict[int, Turns],
              ranks: Sequence[int]) -> tuple[list[Seated], list[int]]:
-    """The people to rate and every seat's place: `people` maps a person's seat to them,
-    `left` holds the seats whose person left. A seat mostly played for its person is not
-    rated; a leaver is not rated before `ABORT_TURNS` own turns, and placed last after."""
+    """The people to rate and their places (by seat; 0 best among the rated): `people` maps a
+    person's seat to them, `left` holds the seats whose person left. A seat mostly played for
+    its person is not rated; a leaver is not rated before `ABORT_TURNS` own turns, and placed
+    last after."""
     last = max(ranks, default=0) + 1
     rated, places = [], list(ranks)
     for seat, player_id in sorted(people.items()):
@@ -109,6 +110,10 @@ def own_play(people: dict[int, str], left: set[int], turns: dict[int, Turns],
         elif seen.share > STAND_IN_SHARE:
             continue
         rated.append(Seated(seat, player_id))
+    # The places among the rated alone: how many rated seats did better (ties share a place).
+    counted = [places[p.seat] for p in rated]
+    for person in rated:
+        places[person.seat] = sum(1 for other in counted if other < places[person.seat])
     return rated, places
 
 

@@ -144,3 +144,26 @@ async def test_a_seat_the_server_played_for_is_not_rated_and_the_others_are(
     await _unrated(http, match_id, ben)
     board = await call(http, "GET", "/api/leaderboards/standard")
     assert {ann.id, cy.id} <= {p["player_id"] for p in board["players"]}
+
+
+async def test_a_resignation_after_two_own_turns_is_rated_as_a_loss(
+        server: Hall, http: Any) -> None:
+    """Ben plays two turns of his own and resigns; the stand-in goes out with his melds, but
+    the resignation is a loss: Ann is rated first, Ben last."""
+    ann, ben = await guest(http, "Loss Ann"), await guest(http, "Loss Ben")
+    room = await _rated_room(http, ann, ben, options=ONE_GAME, deals=[DEAL])
+    a = await WsClient.join(server.base_url, room["id"], ann)
+    b = await WsClient.join(server.base_url, room["id"], ben)
+    await call(http, "POST", f"/api/rooms/{room['id']}/start", ann)
+    for client in (b, a, b, a):  # draw, discard the card drawn: Ben keeps his melds in hand
+        await take_turn(client, await client.wait_turn())
+    await call(http, "POST", f"/api/rooms/{room['id']}/leave", ben)
+    final = await a.wait_state(lambda v: v["game_over"], timeout=30)
+    for client in (a, b):
+        await client.close()
+
+    assert final["view"]["game_winner"] == 1, "the stand-in went out with Ben's melds"
+    changes = {x["seat"]: x for x in final["view"]["rating_changes"]}
+    assert [(s, changes[s]["player_id"], changes[s]["rank"]) for s in sorted(changes)] == [
+        (0, ann.id, 0), (1, ben.id, 1)]
+    assert changes[0]["delta"] > 0 > changes[1]["delta"]

@@ -27,7 +27,11 @@ def test_the_documented_share_and_abort_rule() -> None:
     rated, _ = own_play(people, {1}, {0: Turns(6), 1: Turns(1, 5), 2: Turns(6)}, ranks)
     assert rated == [Seated(0, "ann"), Seated(2, "cy")]
     rated, places = own_play(people, {1}, {0: Turns(6), 1: Turns(2, 4), 2: Turns(6)}, ranks)
-    assert (rated, places) == ([Seated(0, "ann"), Seated(1, "ben"), Seated(2, "cy")], [1, 3, 2])
+    assert (rated, places) == ([Seated(0, "ann"), Seated(1, "ben"), Seated(2, "cy")], [0, 2, 1])
+    # Places count among the rated alone: Ben, first but not rated, leaves Ann first.
+    rated, places = own_play(people, set(), {0: Turns(5), 1: Turns(0, 5), 2: Turns(5)}, ranks)
+    assert (rated, [places[p.seat] for p in rated]) == (
+        [Seated(0, "ann"), Seated(2, "cy")], [0, 1])
 
 
 async def test_turns_are_read_from_the_match_log(sessions: Sessions) -> None:
