@@ -13,6 +13,7 @@ import { showMoves } from './motion.js';
 import { useHandOrder } from './hand-order.js';
 import { StakeLimits } from './stakes.js';
 import { seedSent } from './quickplay.js';
+import { TableExit, StandIn, markPlayedFor, playedForText } from './leave.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -172,7 +173,7 @@ export function RoomView({ id, me, refreshMe }) {
           setMsg(m);
           speak(m, spoken);
           const stamp = Date.now();
-          const entries = (m.events || []).map((e, i) => ({ e, key: `${m.seq}-${stamp}-${i}-${e.type}` }));
+          const entries = markPlayedFor(m.events || []).map((e, i) => ({ e, key: `${m.seq}-${stamp}-${i}-${e.type}` }));
           if (m.chat) { // a connection's first state: the room's recent past replaces ours
             setChat(m.chat.map((c, i) => ({ ...c, key: `${stamp}-${i}` })));
             setLog(entries.slice(-60));
@@ -391,7 +392,7 @@ function EventLog({ log, room }) {
   useEffect(() => {
     if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
   }, [log.length]);
-  const lines = log.map((x) => ({ key: x.key, text: eventText(x.e, room) })).filter((x) => x.text);
+  const lines = log.map((x) => ({ key: x.key, text: playedForText(x.e, eventText(x.e, room), seatName(room, x.e.seat)) })).filter((x) => x.text);
   return html`<section class="panel log" aria-labelledby="log-h">
     <h2 id="log-h">${t('log.title')}</h2>
     <ul ref=${ref} data-testid="event-log" tabindex="0" aria-labelledby="log-h">${lines.map((x) => html`<li key=${x.key}>${x.text}</li>`)}</ul>
@@ -527,8 +528,8 @@ function SeatBox({ view, room, seat, now }) {
       aria-label=${t('table.seat_label', { name: seatName(room, seat), n: count })}>
     <div class="seat-head">
       <span class="seat-name">${seatName(room, seat)}</span>
-      ${p && p.bot ? html`<span class="badge">${t('table.bot')}${p.level ? ' · ' + t('bots.' + p.level) : ''}</span>` : ''}
-      <${Presence} view=${view} seat=${seat} />
+      ${p && p.bot && !p.player_id ? html`<span class="badge">${t('table.bot')}${p.level ? ' · ' + t('bots.' + p.level) : ''}</span>` : ''}
+      <${Presence} view=${view} seat=${seat} /><${StandIn} view=${view} seat=${seat} />
       ${view.dealer === seat ? html`<span class="badge dealer" title=${t('table.dealer')}>${t('table.dealer_short')}</span>` : ''}
     </div>
     <div class="seat-cards" aria-hidden="true">
@@ -774,6 +775,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
         ${room.stake ? html`<span>${t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in })}</span>` : ''}
         <${StakeLimits} room=${room} />
         <${TableChips} me=${me} room=${room} seated=${seat !== null} />
+        <${TableExit} room=${room} view=${view} me=${me} />
       </div>
       <div class="opponents">
         ${others.map((s) => html`<${SeatBox} key=${s} view=${view} room=${room} seat=${s} now=${now} />`)}

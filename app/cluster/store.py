@@ -68,9 +68,10 @@ class OwnedStore:
 
     async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
                             seat: int, action: dict[str, Any],
-                            client_id: str | int | None) -> None:
+                            client_id: str | int | None, played_for: str | None = None
+                            ) -> None:
         await self._write(room, self.inner.append_action(room, match_id, hand_no, seq, seat,
-                                                         action, client_id))
+                                                         action, client_id, played_for))
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
                           result: dict[str, Any]) -> list[int] | None:

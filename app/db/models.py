@@ -300,6 +300,8 @@ class MatchAction(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     client_id: Mapped[str | None] = mapped_column(String(NAME))
+    # 0007: a server move for a person's seat, "timeout" or "stand_in" (null: their own move)
+    played_for: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = _created()
 
 

@@ -113,9 +113,8 @@ class RoomRegistry:
         return [r.id for r in self.rooms.values() if r.stalled()]
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Listed rooms that are open or playing, newest first."""
-        rooms = [r for r in self.rooms.values()
-                 if not r.record.private and r.record.status != "closed"]
+        """Listed rooms that are open, or playing with a person there, newest first."""
+        rooms = [r for r in self.rooms.values() if r.listed()]
         return [r.summary() for r in reversed(rooms)]
 
     async def restore(self) -> int:

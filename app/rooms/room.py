@@ -83,10 +83,28 @@ class Room:
             "turn_seconds": r.turn_seconds, "grace_seconds": r.grace_seconds,
             "private": r.private, "spectator_chat": r.spectator_chat, "rated": r.rated,
             "status": r.status,
-            "match_id": r.match_id, "players": self.seating.players(),
+            "match_id": r.match_id, "players": self._players(),
             "taken": len(r.taken),
             "rematch": self.rematch["id"] if self.rematch is not None else None,
         }
+
+    def _players(self) -> list[dict[str, Any] | None]:
+        """The seats, each person's saying whether a stand-in plays it now and why
+        (``stand_in``: ``left``, ``away``, ``absent`` or null)."""
+        players = self.seating.players()
+        if self.record.status != "playing":
+            return players
+        why = self.scheduler.stand_ins(self.record.seats, self.record.turn_seconds)
+        return [p if p is None or p["player_id"] is None else {**p, "stand_in": why[p["seat"]]}
+                for p in players]
+
+    def listed(self) -> bool:
+        """Whether the lobby shows the room: a public room that is waiting, or playing with a
+        person at the table, connected and not away (a match nobody is at is not shown as
+        playing)."""
+        r = self.record
+        return not r.private and (r.status == "waiting"
+                                  or (r.status == "playing" and self.scheduler.attended()))
 
     def stalled(self) -> bool:
         """A playing room whose own next move is overdue (the health check lists it)."""
@@ -317,7 +335,7 @@ class Room:
             return
         call = self._bot(seat).maybe_call(player_view(st, seat), self.rules)
         if call is not None:
-            await self._server_apply(seat, seq, parse_action(call))
+            await self._server_apply(seat, seq, parse_action(call), self._played_for(seat, False))
 
     async def server_move(self, seat: int, seq: int, timed_out: bool) -> None:
         """The turn timer's move, or a computer player's (for a bot, a player who is away, or
@@ -335,18 +353,27 @@ class Room:
             except Exception:
                 log.exception("room %s: computer player failed; playing the timeout move",
                               self.id)
-        if not await self._server_apply(seat, seq, action) and action is not fallback:
+        played_for = self._played_for(seat, timed_out)
+        if not await self._server_apply(seat, seq, action, played_for) and action is not fallback:
             log.error("room %s: computer player's move %s refused; playing the timeout move",
                       self.id, action.to_json())
-            await self._server_apply(seat, seq, fallback)
+            await self._server_apply(seat, seq, fallback, played_for)
 
-    async def _server_apply(self, seat: int, seq: int, action: Action) -> bool:
+    def _played_for(self, seat: int, timed_out: bool) -> str | None:
+        """How the match log marks a server move for ``seat``: None for a computer player's
+        own seat, else ``timeout`` (the turn timer) or ``stand_in`` (docs/server.md)."""
+        if self.seating.person_at(seat) is None:
+            return None
+        return "timeout" if timed_out else "stand_in"
+
+    async def _server_apply(self, seat: int, seq: int, action: Action,
+                            played_for: str | None) -> bool:
         """Apply a server move if the state is still ``seq``; storage errors propagate, so the
         supervisor retries the move."""
         async with self.lock:
             if not self._current(seq):
                 return True
-            reply, events = await self.runner.apply(seat, action, None, None)
+            reply, events = await self.runner.apply(seat, action, None, None, played_for)
             if events:
                 await self._record_if_over()
                 self._changed(events)
@@ -375,12 +402,12 @@ class Room:
         """Add a connection and queue it the current state, the recent events and chat."""
         seat = self.seating.acting_seat(conn.player_id)
         arrived = self.connections.add(conn, seat)
-        message = self._state_message(seat, list(self.connections.events))
-        message["chat"] = list(self.connections.chat)
         if arrived and seat is not None:
             self.scheduler.seen(seat)
             self._replan()
             self._push_state([], skip=conn)  # the others see the presence change
+        message = self._state_message(seat, list(self.connections.events))  # seen: no countdown
+        message["chat"] = list(self.connections.chat)
         conn.push(_encode(message))
         if self.rematch is not None and seat is not None:
             conn.push(_encode(self._rematch_message()))
@@ -406,6 +433,8 @@ class Room:
             if host is not None:
                 table["presence"][host] = "connected"
         table["turn_deadline"] = self.scheduler.deadline
+        table["stand_ins"] = self.scheduler.stand_ins(st.players, self.record.turn_seconds)
+        table["stand_in_at"] = self.scheduler.stand_in_at(st.players, self.record.turn_seconds)
         table.update(self.runner.deal_info())
         if st.game_over and self.record.rated:
             table["rating_changes"] = self.runner.rating_changes

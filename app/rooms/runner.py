@@ -165,9 +165,11 @@ class MatchRunner:
         return None
 
     async def apply(self, seat: int, action: Action, key: Key | None,
-                    client_id: str | int | None) -> tuple[Reply, Events]:
+                    client_id: str | int | None, played_for: str | None = None
+                    ) -> tuple[Reply, Events]:
         """Judge, log and take ``action`` for ``seat``: the reply and the events (none if
-        rejected). ``key`` is the client's (player, id), or None for the server's own moves."""
+        rejected). ``key`` is the client's (player, id), or None for the server's own moves;
+        ``played_for`` marks a server move for a person's seat (``timeout``, ``stand_in``)."""
         st = self.state
         if st is None or self.record.match_id is None:
             return error_reply(client_id, "no_match", "the match has not started"), []
@@ -179,21 +181,23 @@ class MatchRunner:
                 self.replies.rejected(key, reply)
             return reply, []
         # Shielded: a caller cancelled mid-commit must not leave a logged action unapplied.
-        return await asyncio.shield(self._take(st, new, events, seat, action, key, client_id))
+        return await asyncio.shield(self._take(st, new, events, seat, action, key, client_id,
+                                               played_for))
 
     async def _take(self, st: State, new: State, events: Events, seat: int, action: Action,
-                    key: Key | None, client_id: str | int | None) -> tuple[Reply, Events]:
+                    key: Key | None, client_id: str | int | None, played_for: str | None
+                    ) -> tuple[Reply, Events]:
         """Log ``action`` (durable before acknowledged or shown; a storage error propagates
         and nothing changed), then take its state."""
         logged = action.to_json()
         await self.store.append_action(self.record, self.match_id, st.hand_no, self.hand_seq,
-                                       seat, logged, client_id)
+                                       seat, logged, client_id, played_for)
         self.hand_seq += 1
         self.state = new
         reply = {"type": "ack", "id": client_id, "seq": new.seq}
         if key is not None:
             self.replies.acked(key, st.hand_no, reply)
-        events.insert(0, {"type": "action", "seat": seat, "action": logged})  # all public
+        events.insert(0, _action_event(seat, logged, played_for))  # all public
         return reply, events
 
     def close_window(self) -> Events:
@@ -241,8 +245,8 @@ class MatchRunner:
                 events = [{"type": "deal", "hand_no": step.hand}]
                 self.replies.new_hand(step.hand)
                 continue
-            events.append({"type": "action", "seat": step.entry.seat,
-                           "action": step.entry.action_json()})
+            events.append(_action_event(step.entry.seat, step.entry.action_json(),
+                                        step.entry.extra.get("played_for")))
             events.extend(step.events)
             client_id = step.entry.client_id
             if client_id is not None and step.entry.seat in owner:
@@ -256,6 +260,15 @@ class MatchRunner:
         self.record.status = "playing"
         self.record.match_id = live.match_id
         return events
+
+
+def _action_event(seat: int, action: dict[str, Any], played_for: str | None) -> dict[str, Any]:
+    """An action as the room shows it; a server move for a person's seat says so
+    (``played_for``: ``timeout`` or ``stand_in``, docs/server.md)."""
+    event = {"type": "action", "seat": seat, "action": action}
+    if played_for is not None:
+        event["played_for"] = played_for
+    return event
 
 
 def _server_seed() -> str:
@@ -272,7 +285,13 @@ def _match_log(rules: GameRules, live: LiveMatch) -> MatchLog:
     """The stored hands, each dealt by its stored deal (the fold checks its seeds give it)."""
     return MatchLog.of(rules, tuple(
         HandLog(hand.dealer, parse_deal(rules, hand.deal), tuple(
-            LoggedAction(seat, parse_action(action),
-                         {} if client_id is None else {"client_id": client_id})
-            for seat, action, client_id in hand.actions), seeds=_seeds(rules, hand))
+            LoggedAction(seat, parse_action(action), _meta(client_id, played_for))
+            for seat, action, client_id, played_for in hand.actions), seeds=_seeds(rules, hand))
         for hand in live.hands))
+
+
+def _meta(client_id: str | int | None, played_for: str | None) -> dict[str, Any]:
+    meta: dict[str, Any] = {} if client_id is None else {"client_id": client_id}
+    if played_for is not None:
+        meta["played_for"] = played_for
+    return meta

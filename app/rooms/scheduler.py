@@ -7,7 +7,10 @@ Call Rummy window, a computer player's move, the turn timer, a stand-in for a pl
 or gone past the grace period, or the end of a match nobody plays any more.
 
 Server moves never use client ids, so no client can pre-empt them. A player who times out twice
-in a row is *away*: a computer player plays for them until they act again.
+in a row is *away*: a computer player plays for them until they act again. While the people of a
+match are all gone nothing plays (no stand-in plays their table on for nobody): the match waits
+for one of them, or for its abandonment. A match every person resigned is played out by the
+stand-ins: a resigned hand is not void.
 """
 
 from __future__ import annotations
@@ -111,12 +114,64 @@ class Scheduler:
 
     # --- planning -------------------------------------------------------------------------
 
+    def anyone_here(self) -> bool:
+        """Whether a person who plays a seat has a connection open."""
+        return any(self.connections.present(p) for p in self.seating.humans())
+
+    def attended(self) -> bool:
+        """Whether a person is at the table: connected, and not away (timed out twice)."""
+        return any(player is not None and seat not in self.away
+                   and self.connections.present(player)
+                   for seat in range(len(self.seating.seats))
+                   if (player := self.seating.player_at(seat)) is not None)
+
+    def paused(self) -> bool:
+        """Whether the match waits for its people: some play a seat, none is connected."""
+        return bool(self.seating.humans()) and not self.anyone_here()
+
+    def stand_ins(self, players: int, turn_seconds: int) -> list[str | None]:
+        """Per seat, why a stand-in plays a person's seat now: ``left`` (for good), ``away``
+        (timed out twice) or ``absent`` (gone past the grace period); None otherwise."""
+        out: list[str | None] = []
+        for seat in range(players):
+            if self.seating.person_at(seat) is None:
+                out.append(None)
+            elif self.seating.is_bot(seat):
+                out.append("left")
+            elif seat in self.away:
+                out.append("away")
+            elif self._stand_in_plays(seat, turn_seconds):
+                out.append("absent")
+            else:
+                out.append(None)
+        return out
+
+    def stand_in_at(self, players: int, turn_seconds: int) -> list[float | None]:
+        """Per seat, the moment (epoch seconds) a stand-in takes over the seat of a player who
+        is gone, in a room without a turn timer; None where none is coming (with a timer the
+        turn's deadline says it)."""
+        now, mono = time.time(), time.monotonic()
+        out: list[float | None] = []
+        for seat in range(players):
+            gone = self._gone_since.get(seat)
+            if (turn_seconds == 0 and gone is not None and not self.seating.is_bot(seat)
+                    and seat not in self.away and mono - gone < self.grace):
+                out.append(round(now + gone + self.grace - mono, 3))
+            else:
+                out.append(None)
+        return out
+
     def replan(self, st: State | None, playing: bool, turn_seconds: int) -> None:
-        """Arm what ``st`` needs (replacing what the previous state needed)."""
+        """Arm what ``st`` needs (replacing what the previous state needed); while the match
+        waits for its people, only what records a finished hand."""
         self.jobs.cancel_all(keep=frozenset({"abandon"}))
         self._plan_abandon(playing)
         if st is None or not playing:
             self.deadline = None
+            return
+        if self.paused():
+            if st.hand_over:
+                self.jobs.run("results", 0.0, lambda: self.driver.record_results(st.seq))
             return
         if st.hand_over or st.phase in DEALS_NEXT:
             self.deadline = None
@@ -167,8 +222,7 @@ class Scheduler:
 
     def _plan_abandon(self, playing: bool) -> None:
         """A match with no human connected for ``timing.abandon`` seconds is abandoned."""
-        anyone = any(self.connections.present(p) for p in self.seating.humans())
-        if not playing or anyone:
+        if not playing or self.anyone_here():
             self.jobs.cancel("abandon")
         elif not self.jobs.pending("abandon"):
             self.jobs.run("abandon", self.timing.abandon, self.driver.abandon)

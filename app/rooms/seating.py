@@ -40,6 +40,11 @@ class Seating:
         record = self.seats[seat]
         return None if record is None or record.bot else record.player_id
 
+    def person_at(self, seat: int) -> str | None:
+        """The person whose seat it is, playing it or not (a player who left keeps it)."""
+        record = self.seats[seat]
+        return None if record is None else record.player_id
+
     def humans(self) -> list[str]:
         return [s.player_id for s in self.seats if s is not None and s.player_id and not s.bot]
 

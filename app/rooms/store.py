@@ -31,7 +31,10 @@ class MatchStore(Protocol):
 
     async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
                             seat: int, action: dict[str, Any],
-                            client_id: str | int | None) -> None: ...
+                            client_id: str | int | None, played_for: str | None = None
+                            ) -> None:
+        """Append to the match log; ``played_for`` marks a server move for a person's seat
+        (``timeout`` or ``stand_in``)."""
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
                           result: dict[str, Any]) -> list[int] | None:

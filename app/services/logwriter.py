@@ -107,13 +107,15 @@ class LogWriter:
 
     async def append(self, match_id: str, hand_no: int, seq: int, seat: int | None,
                      action: dict[str, Any], client_id: str | None,
-                     fence: tuple[str, int] | None = None) -> None:
+                     fence: tuple[str, int] | None = None, played_for: str | None = None
+                     ) -> None:
         """Store one row of `match_actions`; returns once it is committed. With `fence`
         (room id, token), only while the room's token is still that one."""
         if self._closed:
             raise LogWriterClosed("the match log writer is closed")
         pending = _Append({"id": new_id(), "match_id": match_id, "hand_no": hand_no,
-                           "seq": seq, "seat": seat, "action": action, "client_id": client_id},
+                           "seq": seq, "seat": seat, "action": action, "client_id": client_id,
+                           "played_for": played_for},
                           fence)
         self._queue.append(pending)
         if not self._scheduled:  # after the current tick: appends made in it share the commit

@@ -5,6 +5,11 @@ game, in the transaction that finishes the match; computer players and unrated r
 rated. The match's order of finish: the winner first, then the others by their totals (highest
 first, or lowest for the games where the lowest total wins); equal totals share a place.
 A player's `ordinal` (mu - 3 sigma, 0 for a new player) is the rating shown and ranked by.
+
+Only a person's own play is rated (`own_play`): a seat that the server played for (timed-out
+turns, a stand-in) in more than `STAND_IN_SHARE` of its turns is not rated; a player who left
+(resigned) is not rated before `ABORT_TURNS` turns of their own (an abort), and rated as the
+loser after that; a match with fewer than two rated people changes nothing.
 Nothing here commits: the caller owns the transaction.
 """
 
@@ -20,10 +25,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.base import utcnow
-from app.db.models import Rating, RatingChange
+from app.db.models import MatchAction, Rating, RatingChange
 from app.engine.games import game_def
 
 MODEL = PlackettLuce()
+STAND_IN_SHARE = 0.2  # a seat played for in more than this share of its turns is not rated
+ABORT_TURNS = 2  # a player who leaves before this many turns of their own is not rated
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,64 @@ def finishing_ranks(game: str, totals: Sequence[int], winner: int | None) -> lis
     return [0 if s == winner else
             (winner is not None) + sum(1 for o in seats if o != winner and better(o, s))
             for s in seats]
+
+
+@dataclass(frozen=True)
+class Turns:
+    """A seat's turns in a match: played by its person, and played for them by the server."""
+
+    own: int = 0
+    played_for: int = 0
+
+    @property
+    def share(self) -> float:
+        """The share of the seat's turns that the server played."""
+        total = self.own + self.played_for
+        return self.played_for / total if total else 0.0
+
+
+async def turns_by_seat(session: AsyncSession, match_id: str) -> dict[int, Turns]:
+    """Each seat's turns, read from the match log: a turn is a run of a seat's actions in a
+    hand, played for the person if the server made any of its moves (`played_for`)."""
+    rows = await session.execute(
+        select(MatchAction.hand_no, MatchAction.seat, MatchAction.played_for)
+        .where(MatchAction.match_id == match_id, MatchAction.seat.is_not(None))
+        .order_by(MatchAction.hand_no, MatchAction.seq))
+    runs: list[tuple[int, Any, bool]] = []  # (hand, seat, played for)
+    for hand_no, seat, played_for in rows:
+        if runs and runs[-1][:2] == (hand_no, seat):
+            runs[-1] = (hand_no, seat, runs[-1][2] or played_for is not None)
+        else:
+            runs.append((hand_no, seat, played_for is not None))
+    out: dict[int, Turns] = {}
+    for _, seat, played in runs:
+        was = out.get(seat, Turns())
+        out[seat] = Turns(was.own + (not played), was.played_for + played)
+    return out
+
+
+def own_play(people: dict[int, str], left: set[int], turns: dict[int, Turns],
+             ranks: Sequence[int]) -> tuple[list[Seated], list[int]]:
+    """The people to rate and their places (by seat; 0 best among the rated): `people` maps a
+    person's seat to them, `left` holds the seats whose person left. A seat mostly played for
+    its person is not rated; a leaver is not rated before `ABORT_TURNS` own turns, and placed
+    last after."""
+    last = max(ranks, default=0) + 1
+    rated, places = [], list(ranks)
+    for seat, player_id in sorted(people.items()):
+        seen = turns.get(seat, Turns())
+        if seat in left:
+            if seen.own < ABORT_TURNS:
+                continue
+            places[seat] = last
+        elif seen.share > STAND_IN_SHARE:
+            continue
+        rated.append(Seated(seat, player_id))
+    # The places among the rated alone: how many rated seats did better (ties share a place).
+    counted = [places[p.seat] for p in rated]
+    for person in rated:
+        places[person.seat] = sum(1 for other in counted if other < places[person.seat])
+    return rated, places
 
 
 async def _locked(session: AsyncSession, game: str, player_ids: list[str]) -> dict[str, Rating]:

@@ -45,7 +45,8 @@ class HandRecord:
     hand_no: int
     dealer: int
     deal: dict[str, Any]
-    actions: list[tuple[int, dict[str, Any], str | None]]  # (seat, action, client id)
+    # (seat, action, client id, played for: None, "timeout" or "stand_in")
+    actions: list[tuple[int, dict[str, Any], str | None, str | None]]
     server_seed: str | None = None  # the seeds the deal came from (None: a stacked deal)
     client_seeds: list[str] | None = None
 

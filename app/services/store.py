@@ -80,11 +80,12 @@ class SqlMatchStore:
 
     async def append_action(self, room: RoomRecord, match_id: str, hand_no: int, seq: int,
                             seat: int, action: dict[str, Any],
-                            client_id: str | int | None) -> None:
+                            client_id: str | int | None, played_for: str | None = None
+                            ) -> None:
         """Durable once this returns (the log writer's commit that holds it succeeded)."""
         encoded = None if client_id is None else orjson.dumps(client_id).decode()
         fence = None if room.fence is None else (room.id, room.fence)
-        await self.log.append(match_id, hand_no, seq, seat, action, encoded, fence)
+        await self.log.append(match_id, hand_no, seq, seat, action, encoded, fence, played_for)
 
     async def record_hand(self, room: RoomRecord, match_id: str, hand_no: int,
                           result: dict[str, Any]) -> list[int] | None:
@@ -122,11 +123,12 @@ class SqlMatchStore:
             await s.execute(update(Room).where(Room.id == room.id).values(status="closed"))
             changes = []
             if status == "finished" and room.rated:
-                people = [ratings.Seated(x.seat, x.player_id) for x in room.taken
-                          if x.player_id is not None]
-                changes = await ratings.rate_match(
-                    s, match_id, room.game, people,
+                people = {x.seat: x.player_id for x in room.taken if x.player_id is not None}
+                left = {x.seat for x in room.taken if x.player_id is not None and x.bot}
+                rated, ranks = ratings.own_play(
+                    people, left, await ratings.turns_by_seat(s, match_id),
                     ratings.finishing_ranks(room.game, totals, winner))
+                changes = await ratings.rate_match(s, match_id, room.game, rated, ranks)
             return [ratings.change_json(c) for c in changes]
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
@@ -184,7 +186,7 @@ class SqlMatchStore:
                 lambda h: h.match_id)
             actions = _grouped(await s.execute(
                 select(MatchAction.match_id, MatchAction.hand_no, MatchAction.seat,
-                       MatchAction.action, MatchAction.client_id)
+                       MatchAction.action, MatchAction.client_id, MatchAction.played_for)
                 .where(MatchAction.match_id.in_(match_ids), MatchAction.seat.is_not(None))
                 .order_by(MatchAction.match_id, MatchAction.hand_no, MatchAction.seq)),
                 lambda a: (a.match_id, a.hand_no))
@@ -198,7 +200,8 @@ class SqlMatchStore:
         for room in rooms:
             assert room.match_id is not None  # noqa: S101 - selected above
             records = [HandRecord(h.hand_no, h.dealer, h.deal, [
-                (a.seat, a.action, None if a.client_id is None else orjson.loads(a.client_id))
+                (a.seat, a.action, None if a.client_id is None else orjson.loads(a.client_id),
+                 a.played_for)
                 for a in actions.get((room.match_id, h.hand_no), [])],
                 h.server_seed, h.client_seeds)
                 for h in hands.get(room.match_id, [])]

@@ -426,6 +426,8 @@ async def test_kill_after_the_match_started_but_before_the_first_deal_was_stored
 
 
 def _table(view: dict[str, Any]) -> dict[str, Any]:
-    """The view without who is connected (the other player may not be back yet) and without
-    the next hand's commitment (a restart draws that hand a fresh server seed)."""
-    return {k: v for k, v in view.items() if k not in ("presence", "next_deal_commitment")}
+    """The view without who is connected and the countdowns to their stand-ins (the other
+    player may not be back yet) and without the next hand's commitment (a restart draws that
+    hand a fresh server seed)."""
+    return {k: v for k, v in view.items()
+            if k not in ("presence", "stand_in_at", "next_deal_commitment")}

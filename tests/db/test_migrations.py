@@ -22,7 +22,7 @@ TABLES = {
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
     "admin_views", "ratings", "rating_changes",
 }
-HEAD = "0006"
+HEAD = "0007"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [
