@@ -32,8 +32,8 @@ def unmeldable_hands(pack: list[str], count: int, size: int) -> list[list[str]]:
     hands: list[list[str]] = [[] for _ in range(count)]
     for c in pack:
         for hand in hands:
-            clash = any(h[0] == c[0] or (h[1] == c[1] and abs(ranks.index(h[0]) - ranks.index(c[0])) <= 2)
-                        for h in hand)
+            clash = any(h[0] == c[0] or (
+                h[1] == c[1] and abs(ranks.index(h[0]) - ranks.index(c[0])) <= 2) for h in hand)
             if len(hand) < size and not clash:
                 hand.append(c)
                 break
