@@ -76,6 +76,13 @@ def at_table(server: dict[str, Any], page: Any, name: str, players: int) -> None
     expect(page.locator("[data-action=draw]")).to_be_enabled(timeout=30_000)
 
 
+# Layout shifts not caused by the player's own input, summed from the page's start (the CLS
+# of the visit so far, unwindowed: stricter than Lighthouse's).
+WATCH_SHIFTS = """window.__shifts = 0; new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value;
+}).observe({ type: 'layout-shift', buffered: true });"""
+
+
 def card(code: str) -> str:
     return f'[data-testid=hand] button[data-card="{code}"]'
 
@@ -178,6 +185,7 @@ def test_the_whole_table_in_one_phone_screen_at_four_players(new_page: Any,
 def test_six_players_sit_as_compact_seats_with_their_last_move(new_page: Any,
                                                                server: dict[str, Any]) -> None:
     page = new_page(phone=True)
+    page.context.add_init_script(WATCH_SHIFTS)
     at_table(server, page, "Sixer", 6)
     seats = page.locator("[data-testid^=seat-]")
     expect(seats).to_have_count(5)
@@ -195,6 +203,8 @@ def test_six_players_sit_as_compact_seats_with_their_last_move(new_page: Any,
         expect(last).to_have_text(re.compile(r"^discarded (10|[2-9AJQK])[♣♦♥♠]$"))
         name = page.locator(f"[data-testid=seat-{seat}] .seat-name").inner_text()
         expect(log).to_contain_text(f"{name} {last.inner_text()}")
+    # Five computer players' moves arrived and the page did not jump (CLS < 0.1).
+    assert page.evaluate("window.__shifts") < 0.1
     assert_accessible(page)
 
 
