@@ -39,6 +39,7 @@ CHROMIUM = os.environ.get("RUMMY_CHROMIUM", "/usr/bin/chromium")
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 CLS_LIMIT = 0.1
+ATTEMPTS = 3
 
 
 def seated_guest(base: str) -> tuple[dict[str, Any], str]:
@@ -87,8 +88,14 @@ def lighthouse(url: str, desktop: bool, out: Path, profile: Path | None) -> dict
         cmd.append("--preset=desktop")
     if profile is not None:
         cmd.append("--disable-storage-reset")
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # noqa: S603 - fixed argv
-    return dict(json.loads(out.read_text()))
+    for attempt in range(1, ATTEMPTS + 1):
+        # Lighthouse gives up on a run now and then on a busy machine ("NO_NAVSTART: please run
+        # Lighthouse again"): such a run is repeated, and said so.
+        done = subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL)  # noqa: S603
+        if done.returncode == 0:
+            return dict(json.loads(out.read_text()))
+        print(f"  (Lighthouse failed on {url}, attempt {attempt} of {ATTEMPTS})", file=sys.stderr)
+    raise SystemExit(f"Lighthouse failed {ATTEMPTS} times on {url}")
 
 
 def figures(report: dict[str, Any]) -> dict[str, float]:
