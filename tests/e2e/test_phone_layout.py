@@ -16,6 +16,7 @@ from .conftest import PHONE, assert_accessible, full_pack, stock_for
 from .test_phone import targets_big_enough
 
 HAND = "[data-testid=hand] button.card"
+WAIT = 30_000  # ms: what a busy machine may take for the server's answer to show
 # The player's hands per table size: 2♣ 3♣ 4♣ is the group staged, 7♦ 7♥ 7♠ a set to meld.
 MINE = {2: ["2C", "3C", "4C", "7D", "7H", "7S", "9S", "TS", "JS", "QS"],
         4: ["2C", "3C", "4C", "7D", "7H", "7S", "KH"],
@@ -72,8 +73,8 @@ def at_table(server: dict[str, Any], page: Any, name: str, players: int) -> None
         f"localStorage.setItem('rummy.token', {json.dumps(token)});"
         f"localStorage.setItem('rummy.player', {json.dumps(json.dumps(guest['player']))});")
     page.goto(f"/#/room/{room['id']}")
-    expect(page.locator(HAND)).to_have_count(len(MINE[players]), timeout=30_000)
-    expect(page.locator("[data-action=draw]")).to_be_enabled(timeout=30_000)
+    expect(page.locator(HAND)).to_have_count(len(MINE[players]), timeout=WAIT)
+    expect(page.locator("[data-action=draw]")).to_be_enabled(timeout=WAIT)
 
 
 # Layout shifts not caused by the player's own input, summed from the page's start (the CLS
@@ -101,13 +102,21 @@ def all_in_view(page: Any, selectors: list[str]) -> None:
             assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (selector, box)
 
 
+def hand_clear_of_melds(page: Any) -> None:
+    """The pinned hand (with its actions) covers no part of the melds' area."""
+    melds = page.locator("[data-testid=melds]").bounding_box()
+    hand = page.locator(".me").bounding_box()
+    assert melds is not None and hand is not None
+    assert not boxes_overlap(melds, hand), (melds, hand)
+
+
 def stage_a_group(page: Any) -> None:
     """Draw, stage 2♣ 3♣ 4♣ as a group and select 7♦ 7♥ 7♠: Meld, Add group, Clear groups and
     Clear selection all show."""
     held = page.locator(HAND).count()
     page.locator("[data-action=draw]").click()
-    expect(page.locator(HAND)).to_have_count(held + 1)
-    expect(page.locator("[data-action=discard]")).to_be_visible()
+    expect(page.locator(HAND)).to_have_count(held + 1, timeout=WAIT)
+    expect(page.locator("[data-action=discard]")).to_be_visible(timeout=WAIT)
     for code in ["2C", "3C", "4C"]:
         page.locator(card(code)).click()
     page.locator("[data-testid=add-group]").click()
@@ -158,13 +167,14 @@ def test_the_whole_table_in_one_phone_screen_at_two_players(new_page: Any,
     # After the draw, with a group staged and a meld selected, all still in one screen.
     stage_a_group(page)
     all_in_view(page, [*TABLE_PARTS, "[data-testid=groups]"])
+    hand_clear_of_melds(page)
 
     # A refusal's toast does not cover the actions: 7♦ 7♥ and 9♠ are no meld.
     page.locator(card("7S")).tap()
     page.locator(card("9S")).tap()
     page.locator("[data-action=meld]").tap()
     toast = page.locator(".toast-error")
-    expect(toast).to_have_text("That is not a valid meld.")
+    expect(toast).to_have_text("That is not a valid meld.", timeout=WAIT)
     toast_box = toast.bounding_box()
     assert toast_box is not None
     for button in page.locator(".actions button, [data-testid=hand]").all():
@@ -196,14 +206,15 @@ def test_six_players_sit_as_compact_seats_with_their_last_move(new_page: Any,
     opponents = page.locator(".opponents").bounding_box()
     assert opponents is not None and opponents["height"] <= 170, opponents
     all_in_view(page, TABLE_PARTS)
+    hand_clear_of_melds(page)
     # Each computer player drew and discarded before the player's turn: the last move beside
     # each seat says what it threw, as the log does.
     log = page.locator("[data-testid=event-log]")
     for seat in range(1, 6):
         last = page.locator(f"[data-testid=seat-{seat}] [data-testid=last-move-{seat}]")
-        expect(last).to_have_text(re.compile(r"^discarded (10|[2-9AJQK])[♣♦♥♠]$"))
+        expect(last).to_have_text(re.compile(r"^discarded (10|[2-9AJQK])[♣♦♥♠]$"), timeout=WAIT)
         name = page.locator(f"[data-testid=seat-{seat}] .seat-name").inner_text()
-        expect(log).to_contain_text(f"{name} {last.inner_text()}")
+        expect(log).to_contain_text(f"{name} {last.inner_text()}", timeout=WAIT)
     # Five computer players' moves arrived and the page did not jump (CLS < 0.1).
     assert page.evaluate("window.__shifts") < 0.1
     assert_accessible(page)
@@ -223,7 +234,7 @@ def desktop_actions_in_view(new_page: Any, server: dict[str, Any], size: dict[st
     page.locator(card("9S")).click()
     page.locator("[data-action=meld]").click()
     toast = page.locator(".toast-error")
-    expect(toast).to_be_visible()
+    expect(toast).to_be_visible(timeout=WAIT)
     toast_box = toast.bounding_box()
     actions = page.locator(".actions").bounding_box()
     assert toast_box is not None and actions is not None
