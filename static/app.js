@@ -11,6 +11,7 @@ import { Profile } from './profile.js';
 import { Leaderboard } from './board.js';
 import { Account } from './account.js';
 import { AtTables } from './chips.js';
+import { HeaderMenu } from './menu.js';
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -85,6 +86,7 @@ function GuestLogout({ onConfirm, onCancel }) {
 function Header({ me, onLogout }) {
   return html`<header class="topbar">
     <a class="brand" href="#/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('app.title')}</a>
+    <${HeaderMenu}>
     <nav class="topnav">
       ${me && html`<a href="#/">${t('nav.lobby')}</a> <a href="#/host">${t('nav.host')}</a>
         <a href="#/history" data-testid="nav-history">${t('history.nav')}</a>
@@ -99,6 +101,7 @@ function Header({ me, onLogout }) {
         <button type="button" class="btn small ghost" data-testid="logout" onClick=${onLogout}>${t('auth.logout')}</button>`}
       <${LangSwitcher} />
     </div>
+    <//>
   </header>`;
 }
 

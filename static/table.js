@@ -14,6 +14,7 @@ import { useHandOrder } from './hand-order.js';
 import { StakeLimits } from './stakes.js';
 import { seedSent } from './quickplay.js';
 import { TableExit, StandIn, markPlayedFor, playedForText } from './leave.js';
+import { lastMoves, LastMove } from './lastmove.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -518,7 +519,7 @@ function Presence({ view, seat }) {
       title=${t('presence.' + state + '_hint')}>${t('presence.' + state)}</span>`;
 }
 
-function SeatBox({ view, room, seat, now }) {
+function SeatBox({ view, room, seat, now, move }) {
   const p = room.players[seat];
   const active = view.turn === seat && !view.hand_over;
   const left = active && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
@@ -540,6 +541,7 @@ function SeatBox({ view, room, seat, now }) {
       <span>${t('table.points', { n: view.totals[seat] })}</span>
       ${left !== null ? html`<span class="timer" data-testid="timer">\u23F1 ${left}s</span>` : ''}
     </div>
+    <${LastMove} move=${move} seat=${seat} />
     ${known.length ? html`<div class="seat-known" title=${t('table.known')}>
       ${known.map((c) => html`<${CardImg} code=${c} className="mini" />`)}</div>` : ''}
   </div>`;
@@ -748,6 +750,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
     ? [...Array(view.players).keys()]
     : Array.from({ length: view.players - 1 }, (_, i) => (seat + i + 1) % view.players);
 
+  const moves = lastMoves(log);
   const canDraw = legal.has('draw');
   // Which draws the engine would accept now (a take may be refused: Kaluki before opening,
   // Phỏm's takes): only those are enabled.
@@ -778,7 +781,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
         <${TableExit} room=${room} view=${view} me=${me} />
       </div>
       <div class="opponents">
-        ${others.map((s) => html`<${SeatBox} key=${s} view=${view} room=${room} seat=${s} now=${now} />`)}
+        ${others.map((s) => html`<${SeatBox} key=${s} view=${view} room=${room} seat=${s} now=${now} move=${moves[s]} />`)}
       </div>
 
       <div class="center">
