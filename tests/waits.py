@@ -6,6 +6,7 @@ test hangs, it never measures anything (speed belongs in bench/).
 
 - `wait_until(check)` / `eventually(check)`: the first true value of `check()` (a plain or an
   async function), polled until `DEADLINE`; the test fails with `what` and the last value.
+  An empty or zero result counts as "not yet": wrap one that may be an answer in a tuple.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import pytest
 
@@ -47,7 +48,7 @@ async def eventually(check: Callable[[], T | Awaitable[T]], what: str,
         if inspect.isawaitable(value):
             value = await value
         if value:
-            return value  # type: ignore[return-value]
+            return cast(T, value)
         if time.monotonic() > deadline:
             pytest.fail(f"{what}: not so after {timeout:.0f} s (last: {value!r})")
         await asyncio.sleep(interval)
