@@ -81,7 +81,7 @@ def draw_and_throw_away(page: Any) -> str:
     assert hand == sorted(hand, key=by_suit), hand  # the card drawn went where the sort puts it
     drawn = [c for c in hand if c not in MINE]
     assert len(drawn) == 1, drawn
-    assert page.evaluate("document.activeElement.dataset.card") == drawn[0]
+    expect(page.locator(card(drawn[0]))).to_be_focused()  # once the re-render's effect ran
     page.locator(card(drawn[0])).tap()
     return drawn[0]
 
