@@ -6,7 +6,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,8 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.waits import STARTUP_DEADLINE, wait_until
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-STARTUP_TIMEOUT = 20.0
 # Test servers make many accounts from 127.0.0.1; the throttle tests set their own limits.
 ROOMY_LIMITS = {
     "RUMMY_GUESTS_PER_ADDRESS_PER_HOUR": "100000",
@@ -31,17 +31,15 @@ def free_port() -> int:
 
 
 def _wait_until_healthy(process: subprocess.Popen[bytes], base_url: str, log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         if process.poll() is not None:
             pytest.fail(f"server exited with {process.returncode}:\n{log.read_text()}")
         try:
-            if httpx.get(f"{base_url}/api/health", timeout=1, trust_env=False).is_success:
-                return
+            return httpx.get(f"{base_url}/api/health", timeout=5, trust_env=False).is_success
         except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"server not healthy after {STARTUP_TIMEOUT} s:\n{log.read_text()}")
+            return False
+
+    wait_until(healthy, f"server healthy at {base_url} (log: {log})", timeout=STARTUP_DEADLINE)
 
 
 @contextmanager

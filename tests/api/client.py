@@ -22,7 +22,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-TIMEOUT = 15.0
+TIMEOUT = 30.0  # a generous deadline for any reply: the suite runs on busy machines
 
 Message = dict[str, Any]
 

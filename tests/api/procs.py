@@ -18,7 +18,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,10 +34,10 @@ from app.db.models import Account, Match, Room, Transfer
 from app.db.session import make_engine, make_sessionmaker
 from tests import pg
 from tests.conftest import ROOMY_LIMITS
+from tests.waits import STARTUP_DEADLINE, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-STARTUP_TIMEOUT = 30.0
-RECV_TIMEOUT = 20.0
+RECV_TIMEOUT = 30.0
 PACE = 0.06  # seconds between a scripted player's moves: under the 20 messages/s rate limit
 
 FAST_TIMERS = {
@@ -103,19 +102,22 @@ class ServerProcess:
         self._wait_until_healthy()
 
     def _wait_until_healthy(self) -> None:
+        """Until the health check answers (or the process exits): a start on a busy machine
+        may take a minute."""
         assert self.process is not None
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"server exited with {self.process.returncode}:\n{self.log_text()}")
+        process = self.process
+
+        def healthy() -> bool:
+            if process.poll() is not None:
+                pytest.fail(f"server exited with {process.returncode}:\n{self.log_text()}")
             try:
-                if httpx.get(f"{self.base_url}/api/health", timeout=1,
-                             trust_env=False).is_success:
-                    return
+                return httpx.get(f"{self.base_url}/api/health", timeout=5,
+                                 trust_env=False).is_success
             except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        pytest.fail(f"server not healthy after {STARTUP_TIMEOUT} s:\n{self.log_text()}")
+                return False
+
+        wait_until(healthy, f"server healthy at {self.base_url} (log: {self.log})",
+                   timeout=STARTUP_DEADLINE)
 
     def kill(self) -> None:
         """SIGKILL: the process gets no chance to flush, close or clean up anything."""
@@ -215,7 +217,7 @@ class Seat:
 
     async def connect(self, url: str) -> dict[str, Any]:
         """Connect and authenticate; returns the state sent at once."""
-        self.ws = await connect(url, open_timeout=10, close_timeout=2, max_size=2**22)
+        self.ws = await connect(url, open_timeout=RECV_TIMEOUT, close_timeout=2, max_size=2**22)
         await self.ws.send(orjson.dumps({"type": "auth", "token": self.token}).decode())
         self.first = await self.recv()
         assert self.first["type"] == "state", self.first

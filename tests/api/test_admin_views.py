@@ -5,7 +5,6 @@ view of a match in progress is recorded (who, which match, when, which route) an
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +12,7 @@ import httpx
 
 from tests.api.client import Player, call
 from tests.api.halls import Hall, add_admin, hall_fixture
+from tests.waits import eventually
 
 HIDDEN = ["/api/admin/matches/{id}", "/api/admin/matches/{id}/states"]
 
@@ -57,10 +57,11 @@ async def test_seated_admins_are_refused_and_other_views_are_recorded(
 
     # The seated admin leaves; a computer player finishes the match, which opens to everyone.
     await call(http, "POST", f"/api/rooms/{room['id']}/leave", seated)
-    for _ in range(300):
-        if (await call(http, "GET", f"/api/rooms/{room['id']}", seated))["status"] == "closed":
-            break
-        await asyncio.sleep(0.1)
+    async def closed() -> bool:
+        return bool((await call(http, "GET", f"/api/rooms/{room['id']}", seated))["status"]
+                    == "closed")
+
+    await eventually(closed, "the computer player finished the match")
     count = len(await _views(http, auditor, limit=500))
     for route in HIDDEN:
         await call(http, "GET", route.format(id=match_id), seated)

@@ -7,7 +7,6 @@ checked on fairly shuffled matches with computer players (`check_settlement`).""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from tests.api.procs import (
     play_until_over,
     post_ok,
 )
+from tests.waits import eventually
 
 BACKENDS = [pytest.param("sqlite", id="sqlite"),
             pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres)]
@@ -314,14 +314,13 @@ async def _two_guests_room(http: httpx.AsyncClient, options: dict[str, Any]
 
 async def _room_status(http: httpx.AsyncClient, token: str, room_id: str,
                        wanted: str) -> str:
-    status = ""
-    for _ in range(300):
+    """The room's status once it is `wanted` (the test fails if it never is)."""
+    async def reached() -> str | None:
         response = await http.get(f"/api/rooms/{room_id}", headers=bearer(token))
-        status = response.json()["status"]
-        if status == wanted:
-            break
-        await asyncio.sleep(0.1)
-    return status
+        status = str(response.json()["status"])
+        return status if status == wanted else None
+
+    return await eventually(reached, f"room {room_id} is {wanted}")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -9,7 +9,6 @@ computation of the same order of finish.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,6 +22,7 @@ from tests.api.client import Player, balance, call, guest, refusal
 from tests.api.halls import Hall, hall
 from tests.api.scenarios import KALUKI
 from tests.api.scripted import play_scripted
+from tests.waits import eventually
 
 pytestmark = pytest.mark.postgres
 
@@ -126,11 +126,11 @@ async def test_my_matches_pages_filters_and_counts_chips(server: Hall, http: Any
     started = await call(http, "POST", f"/api/rooms/{room['id']}/start", me)
     await call(http, "POST", f"/api/rooms/{room['id']}/leave", me)
     standard_id = started["match_id"]
-    for _ in range(300):
+    async def listed() -> dict[str, Any] | None:
         page = await call(http, "GET", "/api/me/matches?limit=1", me)
-        if page["matches"][0]["id"] == standard_id:
-            break
-        await asyncio.sleep(0.1)
+        return page if page["matches"][0]["id"] == standard_id else None
+
+    page = await eventually(listed, "the finished match heads My matches")
 
     assert page["total"] == 2 and len(page["matches"]) == 1
     newest = page["matches"][0]

@@ -39,6 +39,7 @@ from tests.api.client import (
 )
 from tests.api.procs import ServerProcess, admin_token, fresh_database
 from tests.pgcluster import PrivateCluster, private_cluster
+from tests.waits import DEADLINE, eventually
 
 pytestmark = pytest.mark.postgres
 
@@ -172,7 +173,7 @@ async def _export(http: httpx.AsyncClient, admin: Player, match_id: str) -> dict
 
 OUTAGES = ("fast", "immediate", "fast")   # how PostgreSQL is stopped, each time
 OUTAGE_SECONDS = 8.0
-RESUME_SECONDS = 15.0
+RESUME_SECONDS = DEADLINE  # generous: a busy machine slows the retries, not their outcome
 BOT_ROOMS = 3    # computer players only (the host left after the start)
 HUMAN_ROOMS = 2  # a human playing against computer players
 
@@ -249,8 +250,8 @@ async def _outages(proc: ServerProcess, http: httpx.AsyncClient, cluster: Privat
     humans = [h for room in rooms for h in room.humans]
     stop = asyncio.Event()
     playing = [asyncio.create_task(h.play(stop)) for h in humans]
-    await asyncio.sleep(3)
-    assert all(room.seq() > 0 for room in rooms), "a room did not start playing"
+    await eventually(lambda: all(room.seq() > 0 for room in rooms),
+                     "every room started playing")
 
     for n, mode in enumerate(OUTAGES, start=1):
         cluster.stop(mode)
@@ -426,9 +427,12 @@ async def _slow_reader(proc: ServerProcess, http: httpx.AsyncClient) -> None:
         except AssertionError as exc:
             pytest.fail(f"a player was held up while a spectator did not read: {exc}")
         assert stuck.unread() > 2048, "the spectator was never sent anything it did not read"
+        # A player held up behind the stuck reader waits for it: until the reply's deadline
+        # (the failure above). The bounds here are generous for a busy machine: this checks
+        # that nobody waits on the reader, bench/ measures the acks' speed.
         took.sort()
         p99 = took[int(len(took) * 0.99)]
-        assert p99 < 0.3 and took[-1] < 1.5, \
+        assert p99 < 3 and took[-1] < 10, \
             f"acks took up to {took[-1]:.3f} s (p99 {p99:.3f} s)"
         closed, code = await asyncio.to_thread(stuck.drain, 15.0)
         assert closed, "the server never closed the socket of the reader that stopped reading"
@@ -476,11 +480,12 @@ async def _kills(proc: ServerProcess, http: httpx.AsyncClient, tmp_path: Path) -
         acked = sum(len(h.record.acked) for h in everyone)
         stop = asyncio.Event()
         playing = [asyncio.create_task(h.play(stop)) for h in everyone]
-        await asyncio.sleep(random.uniform(0.8, 1.6))
+        # Under steady play (something acknowledged since the last kill), at a random moment.
+        await eventually(lambda acked=acked: sum(len(h.record.acked) for h in everyone) > acked,
+                         f"something acknowledged before kill {kill + 1}")
+        await asyncio.sleep(random.uniform(0, 0.8))
         proc.kill()
-        await asyncio.wait_for(asyncio.gather(*playing), 30)
-        assert sum(len(h.record.acked) for h in everyone) > acked, \
-            f"nothing was acknowledged before kill {kill + 1}: no load"
+        await asyncio.wait_for(asyncio.gather(*playing), DEADLINE)
         proc.start()
         for human in everyone:
             await human.connect(proc.base_url)

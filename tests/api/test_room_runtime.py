@@ -37,6 +37,7 @@ from tests.api.procs import (
     server,
 )
 from tests.api.scenarios import CALL_OPENER, CALL_WINDOW, NO_MELDS, discard, draw, pack
+from tests.waits import DEADLINE
 
 pytestmark = pytest.mark.postgres
 
@@ -183,7 +184,7 @@ async def test_client_ids_cannot_stop_the_turn_timer(proc: ServerProcess,
         refused = await b.act({"type": "discard", "card": card}, client_id)
         assert refused["type"] == "error", refused
 
-    moved = await b.poll(_turn_is(0), b.cursor, TURN + 4)
+    moved = await b.poll(_turn_is(0), b.cursor, DEADLINE)
     assert moved is not None, ("the turn timer never played for a player who had sent invalid "
                                "actions with `timeout:` client ids")
     assert moved[1]["seq"] > seq
@@ -213,7 +214,7 @@ async def test_the_state_that_starts_a_turn_carries_its_deadline(
     after = await b.wait_for(lambda m: _is_state(m) and m["seq"] == drew["seq"])
     assert after["view"]["turn_deadline"] == deadline, "the deadline moved when the player drew"
 
-    index, ended = await b.wait_index(_turn_is(0), b.cursor, TURN + 4)  # Ben idles
+    index, ended = await b.wait_index(_turn_is(0), b.cursor, DEADLINE)  # Ben idles
     ended_at = time.time() - (time.monotonic() - b.times[index])
     assert ended_at >= deadline - 0.1, "the timer played before the deadline"
     assert ended_at <= deadline + 0.6, (f"the idle turn ended {ended_at - deadline:.2f} s after "
@@ -236,12 +237,12 @@ async def test_two_timeouts_in_a_row_make_a_player_away_until_they_act(
     await _start(http, room, bea)  # the computer player (seat 1) plays first
 
     for timeouts in (1, 2):
-        start, began, end, ended = await _turn(b, 0, TURN + 6)
+        start, began, end, ended = await _turn(b, 0, DEADLINE)
         assert b.times[end] - b.times[start] >= TURN - 0.3, "not played by the turn timer"
         if timeouts == 1:
             assert _presence(ended)[0] == "connected", "away after a single timeout"
 
-    start, began, end, ended = await _turn(b, 0, TURN + 6)
+    start, began, end, ended = await _turn(b, 0, DEADLINE)
     assert _presence(began)[0] == "away", "not away after two timeouts in a row"
     took = b.times[end] - b.times[start]
     assert took < TURN - 0.5, f"the away player's turn took {took:.2f} s: no computer player"
@@ -257,7 +258,7 @@ async def test_two_timeouts_in_a_row_make_a_player_away_until_they_act(
     assert _presence(state)[0] == "connected", "still away after acting"
     await b.ack(discard(drawn_card(turn["view"]["hand"], state["view"]["hand"])))
 
-    start, began, end, ended = await _turn(b, 0, TURN + 6)
+    start, began, end, ended = await _turn(b, 0, DEADLINE)
     assert b.times[end] - b.times[start] >= TURN - 0.3, "a computer player kept playing for her"
     assert _presence(ended)[0] == "connected", "away after a single timeout"
     await b.close()
@@ -284,14 +285,14 @@ async def test_every_view_shows_who_is_connected(proc: ServerProcess,
 
     mark = len(a.messages)
     await b.close()
-    gone = await a.poll(lambda m: _seen(m, 1) == "disconnected", mark, 5)
+    gone = await a.poll(lambda m: _seen(m, 1) == "disconnected", mark, DEADLINE)
     assert gone is not None, "the others were not told that Ben disconnected"
     assert _presence(gone[1]) == ["connected", "disconnected", "connected"]
 
     mark = len(a.messages)
     b = await WsClient.join(proc.base_url, room["id"], ben)
     assert _presence(b.messages[0])[1] == "connected"
-    back = await a.poll(lambda m: _seen(m, 1) == "connected", mark, 5)
+    back = await a.poll(lambda m: _seen(m, 1) == "connected", mark, DEADLINE)
     assert back is not None, "the others were not told that Ben came back"
     for client in (a, b):
         await client.close()
@@ -310,7 +311,7 @@ async def test_a_disconnected_players_seat_is_played_after_the_grace_period(
     await b.close()
     closed_at = time.monotonic()
 
-    played = await a.poll(_turn_is(0), 0, GRACE + 6)
+    played = await a.poll(_turn_is(0), 0, DEADLINE)
     assert played is not None, "no computer player took the disconnected player's turn"
     index, turn = played
     assert a.times[index] - closed_at >= GRACE - 0.3, "played before the grace period was over"
@@ -363,7 +364,7 @@ async def test_a_match_with_no_human_connected_is_abandoned(
         await client.close()
     closed_at = time.monotonic()
     assert (await call(http, "GET", f"/api/rooms/{room['id']}", ann))["status"] == "playing"
-    status = await _status(http, ann, room["id"], "closed", ABANDON + 10)
+    status = await _status(http, ann, room["id"], "closed", DEADLINE)
     assert status == "closed", "a match with no human connected was never abandoned"
     assert time.monotonic() - closed_at >= ABANDON - 0.5, "abandoned too early"
 
@@ -448,7 +449,7 @@ async def test_a_rejected_action_leaves_an_open_call_window_open(
     called = await a.act({"type": "call_rummy", "meld": 0, "discard": "JC"})
     assert called["type"] == "ack", called
     settled = await c.wait_for(lambda m: _is_state(m) and m["view"]["phase"] != "call",
-                               len(c.messages), CALL_GRACE + 5)
+                               len(c.messages), DEADLINE)
     view = settled["view"]
     assert view["melds"][0]["cards"] == ["5C", "5D", "5H", "5S"]  # OPT-CALL-6
     assert view["discard"][-1] == "JC" and view["hand_counts"] == [6, 4, 7]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from app.api.wsprotocol import Gate, Inbox
+from tests.waits import DEADLINE
 
 
 async def test_the_inbox_hands_items_over_in_order_and_a_reader_waits_for_the_next() -> None:
@@ -19,7 +20,7 @@ async def test_the_inbox_hands_items_over_in_order_and_a_reader_waits_for_the_ne
     await asyncio.sleep(0.01)
     assert not reader.done()
     inbox.put_nowait({"type": "websocket.disconnect"})
-    assert await asyncio.wait_for(reader, 1) == {"type": "websocket.disconnect"}
+    assert await asyncio.wait_for(reader, DEADLINE) == {"type": "websocket.disconnect"}
     assert inbox.empty()
 
 
@@ -30,18 +31,18 @@ async def test_a_cancelled_reader_leaves_the_inbox_usable() -> None:
     reader.cancel()
     await asyncio.gather(reader, return_exceptions=True)
     inbox.put_nowait("next")
-    assert await asyncio.wait_for(inbox.get(), 1) == "next"
+    assert await asyncio.wait_for(inbox.get(), DEADLINE) == "next"
 
 
 async def test_the_gate_holds_writers_while_closed_and_releases_them_all() -> None:
     gate = Gate()
     assert gate.is_set()
-    await asyncio.wait_for(gate.wait(), 1)  # open: no wait
+    await asyncio.wait_for(gate.wait(), DEADLINE)  # open: no wait
     gate.clear()
     assert not gate.is_set()
     writers = [asyncio.create_task(gate.wait()) for _ in range(3)]
     await asyncio.sleep(0.01)
     assert not any(w.done() for w in writers)
     gate.set()
-    await asyncio.wait_for(asyncio.gather(*writers), 1)
+    await asyncio.wait_for(asyncio.gather(*writers), DEADLINE)
     assert gate.is_set()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -22,6 +21,7 @@ import pytest
 import redis
 
 from tests.api.procs import ServerProcess, free_port, fresh_database
+from tests.waits import wait_until
 
 REDIS_URL = os.environ.get("RUMMY_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 LEASE_SECONDS = "1.5"
@@ -106,16 +106,15 @@ class PrivateRedis:
              "--appendonly", "no", "--dir", str(self.workdir)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 10
+
+        def answers() -> bool:
+            try:
+                return bool(client.ping())
+            except redis.ConnectionError:
+                return False
+
         try:
-            while True:
-                try:
-                    client.ping()
-                    return
-                except redis.ConnectionError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.02)
+            wait_until(answers, f"redis-server answers on port {self.port}", interval=0.02)
         finally:
             client.close()
 

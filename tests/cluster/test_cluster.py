@@ -27,8 +27,13 @@ from tests.api.procs import guest as raw_guest
 from tests.api.scenarios import STANDARD
 from tests.api.test_live_match import _check_messages, _play
 from tests.cluster.conftest import LEASE_SECONDS, Fleet, PrivateRedis
+from tests.waits import eventually
 
 pytestmark = pytest.mark.postgres
+
+# The lease in the fencing scenario: long, so that the former owner's next renewal comes many
+# seconds after Redis restarts, however slowly the takeover goes on a busy machine.
+FENCE_LEASE = 60
 
 
 async def _lobby(proc: ServerProcess) -> list[dict[str, Any]]:
@@ -38,12 +43,11 @@ async def _lobby(proc: ServerProcess) -> list[dict[str, Any]]:
 
 async def _same_lobby(procs: list[ServerProcess], check: Any) -> list[dict[str, Any]]:
     """The lobby once every process shows the same one and it passes `check`."""
-    for _ in range(100):
+    async def same() -> tuple[list[dict[str, Any]]] | None:  # (lobby,): an empty one counts
         seen = [await _lobby(p) for p in procs]
-        if all(s == seen[0] for s in seen) and check(seen[0]):
-            return seen[0]
-        await asyncio.sleep(0.1)
-    pytest.fail(f"the processes' lobbies differ: {seen}")
+        return (seen[0],) if all(s == seen[0] for s in seen) and check(seen[0]) else None
+
+    return (await eventually(same, "the processes show the same lobby"))[0]
 
 
 async def test_players_on_three_processes_play_a_full_match_with_chat(fleet: Fleet) -> None:
@@ -130,16 +134,15 @@ async def _steady_play(procs: list[ServerProcess], stop: Any) -> dict[str, Any]:
         await watcher.connect(procs[0].ws_url(room["id"]))
         started = await post_ok(http[2], f"/api/rooms/{room['id']}/start", players[0]["token"])
         play = [asyncio.create_task(play_until_over(s, f"p{i}")) for i, s in enumerate(seats)]
-        while sum(len(s.sent) for s in seats) < 4 and not any(t.done() for t in play):
-            await asyncio.sleep(0.02)
+        await eventually(lambda: sum(len(s.sent) for s in seats) >= 4
+                         or any(t.done() for t in play), "four actions played")
         before = max(s.state["seq"] for s in seats if s.state is not None)
-        stopped = time.monotonic()
-        # In a thread, as a real operator's signal would be: the clients play on meanwhile,
-        # and the time measured is the hand-over's, not the old process's exit.
+        # In a thread, as a real operator's signal would be: the clients play on meanwhile.
         stopping = asyncio.create_task(asyncio.to_thread(stop, procs[0]))
         await watcher.close()
-        resumed = await asyncio.wait_for(_progress(seats, before), 30)
-        assert resumed - stopped < 10, f"play resumed {resumed - stopped:.1f} s after"
+        # Within a generous deadline (on a busy machine a hand-over takes many times its usual
+        # second): this checks that play resumes; how fast is measured in bench/.
+        await eventually(lambda: _progress(seats, before), "play resumed after the stop")
         await stopping
         again = await watcher.connect(procs[1].ws_url(room["id"]))  # a survivor
         assert again["seq"] >= before and again["view"] is not None
@@ -157,12 +160,9 @@ async def _steady_play(procs: list[ServerProcess], stop: Any) -> dict[str, Any]:
             await client.aclose()
 
 
-async def _progress(seats: list[Seat], before: int) -> float:
-    """When some seat first saw the match go past `before`."""
-    while True:
-        if any(s.state is not None and s.state["seq"] > before + 1 for s in seats):
-            return time.monotonic()
-        await asyncio.sleep(0.02)
+def _progress(seats: list[Seat], before: int) -> bool:
+    """Whether some seat has seen the match go past `before`."""
+    return any(s.state is not None and s.state["seq"] > before + 1 for s in seats)
 
 
 async def _client_ids(database_url: str, match_id: str) -> list[str]:
@@ -250,12 +250,11 @@ async def test_a_paused_owner_loses_its_room_and_writes_nothing_after(fleet: Fle
         for timer in paused:
             timer.join()
     async with http_client(procs[0].base_url) as http:
-        for _ in range(50):
+        async def dropped() -> bool:
             health = await call(http, "GET", "/api/health")
-            if health["cluster"]["rooms"] == 0:
-                break
-            await asyncio.sleep(0.1)
-    assert health["cluster"]["rooms"] == 0, health
+            return bool(health["cluster"]["rooms"] == 0)
+
+        await eventually(dropped, "the former owner holds no room")
 
 
 async def test_a_logout_closes_the_tokens_sockets_at_every_process(fleet: Fleet) -> None:
@@ -282,7 +281,7 @@ async def test_after_a_redis_restart_the_fence_refuses_the_former_owner(
     so a player's action reaches its log writer, and the database refuses it (the fencing check,
     in the same transaction as the insert). The former owner drops the room, the action goes to
     the new owner, which applies it once, and the player sees only its ack."""
-    procs = fleet(2, RUMMY_REDIS_URL=private_redis.url, RUMMY_LEASE_SECONDS="8")
+    procs = fleet(2, RUMMY_REDIS_URL=private_redis.url, RUMMY_LEASE_SECONDS=str(FENCE_LEASE))
     async with httpx.AsyncClient(base_url=procs[0].base_url, trust_env=False,
                                  timeout=20) as http:
         host, player = await raw_guest(http, "Bo"), await raw_guest(http, "Ada")
@@ -296,19 +295,26 @@ async def test_after_a_redis_restart_the_fence_refuses_the_former_owner(
 
         lease = redis.asyncio.Redis.from_url(private_redis.url)
         key = f"{redis_prefix}:lease:{room['id']}"
-        while await lease.pttl(key) < 7800:  # just renewed: the owner relies on it for 6 s
-            await asyncio.sleep(0.005)
+        # Just renewed: the owner relies on it for most of a lease period, and renews it (and
+        # finds it gone) no sooner than 0.9 of a quarter period later.
+        await eventually(lambda: _renewed(lease, key), "the owner renewed its lease",
+                         interval=0.005)
+        renewed = time.monotonic()
         await lease.aclose()
         private_redis.stop()
         private_redis.start()
-        taken = time.monotonic()
         async with httpx.AsyncClient(base_url=procs[1].base_url, trust_env=False,
                                      timeout=20) as other:
-            while (await other.get(f"/api/rooms/{room['id']}",
-                                   headers=bearer(host["token"]))).status_code != 200:
-                await asyncio.sleep(0.05)  # the call takes the room over at the second process
+            async def answered() -> bool:  # the call takes the room over at the second process
+                return (await other.get(f"/api/rooms/{room['id']}",
+                                        headers=bearer(host["token"]))).status_code == 200
+
+            await eventually(answered, "the second process took the room over")
         assert await _fence(procs[0].database_url, room["id"]) == 2
-        assert time.monotonic() - taken < 1.5, "the takeover was too slow for this test"
+        # A condition of the scenario, not a speed check: the long lease leaves room for a
+        # busy machine.
+        assert time.monotonic() - renewed < FENCE_LEASE / 4 * 0.9 - 3, \
+            "the takeover came after the former owner's next renewal"
 
         ack = await ada.act("after-restart", {"type": "draw", "source": "stock"})
         assert ack["seq"] == 1
@@ -317,6 +323,11 @@ async def test_after_a_redis_restart_the_fence_refuses_the_former_owner(
         assert health["cluster"]["rooms"] == 0
         assert await _client_ids(procs[0].database_url, started["match_id"]) == ["after-restart"]
         await ada.close()
+
+
+async def _renewed(lease: redis.asyncio.Redis, key: str) -> bool:
+    """Whether the lease was renewed in the last second."""
+    return bool(await lease.pttl(key) >= (FENCE_LEASE - 1) * 1000)
 
 
 async def call_json(proc: ServerProcess, path: str) -> dict[str, Any]:

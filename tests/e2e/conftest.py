@@ -29,6 +29,10 @@ E2E_ENV = {
 }
 
 sync_api = pytest.importorskip("playwright.sync_api")
+# Every action, wait_for_* and expect(...) waits up to this long (Playwright's expect would give
+# up after 5 s): on a busy machine a computer's move or a page's render can take seconds.
+WAIT_MS = 30_000
+sync_api.expect.set_options(timeout=WAIT_MS)
 
 
 def _database_url(workdir: Path) -> tuple[str, bool]:
@@ -79,7 +83,7 @@ def new_page(browser: Any, server: dict[str, Any]) -> Iterator[Any]:
         size = PHONE if phone else {"width": 1400, "height": 900}
         ctx = browser.new_context(viewport=size, locale=locale, base_url=server["base_url"],
                                   has_touch=phone, is_mobile=phone)
-        ctx.set_default_timeout(15_000)
+        ctx.set_default_timeout(WAIT_MS)
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from tests.api.client import Player, WsClient, call, guest, http_client
 from tests.api.scenarios import KALUKI
 from tests.api.scripted import play_script, play_scripted
+from tests.waits import DEADLINE
 
 from .conftest import api, sign_in_as_guest
 
@@ -140,7 +141,7 @@ def test_a_rated_room_from_the_host_form_shows_the_rating_change(
         page.click("[data-action=draw]")
         page.click('[data-testid=hand] button[data-card="8C"]')
         page.click("[data-action=discard]")
-        playing.result(timeout=30)
+        playing.result(timeout=DEADLINE)
 
     changes = page.locator("[data-testid=rating-changes]")
     expect(page.locator("[data-testid=rating-change-1]")).to_contain_text("Rated Rival")
