@@ -4,6 +4,8 @@ player's message names (RuleError.detail, HandResult.detail), on stacked deals."
 from __future__ import annotations
 
 from app.engine.actions import parse_action
+from app.engine.designate import could_meld
+from app.engine.games import match_rules
 from app.engine.legality import refusal
 from app.engine.state import State
 from app.rooms.errors import error_reply
@@ -95,3 +97,17 @@ def test_phom11_the_showdown_records_each_players_place():
     result = example_hand().st.results[-1]
     assert result.detail["places"] == [None, 1, 2, 3]
     assert result.to_json()["places"] == [None, 1, 2, 3]
+
+
+def test_gen3_only_groups_that_could_be_a_meld_may_be_staged():
+    # GEN-3: A♣ 10♣ 2♦ is no meld in any order, nor are two cards; three fives are, a run listed
+    # in any order is, and so is a group whose joker the player has yet to designate (GEN-4,
+    # KALUKI-4: a joker in a set of three must be designated).
+    standard = match_rules("standard", {}, 2).meld
+    kaluki = match_rules("kaluki", {}, 2).meld
+    assert not could_meld(["AC", "TC", "2D"], standard)
+    assert not could_meld(["5C", "5D"], standard)
+    assert could_meld(["5C", "5D", "5S"], standard)
+    assert could_meld(["9H", "7H", "8H"], standard)
+    assert could_meld(["5C", "JK", "5D"], kaluki)
+    assert not could_meld(["5C", "JK", "9D"], kaluki)
