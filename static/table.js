@@ -9,6 +9,8 @@ import { RulesPanel } from './rules.js';
 import { WildDialog } from './wild.js';
 import { TableChips } from './chips.js';
 import { RematchBar } from './rematch.js';
+import { ActionButton, whyNot } from './reasons.js';
+import { ResultExplanation } from './results.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -421,6 +423,7 @@ function HandResult({ view, room, fair, me, offer, onClose }) {
       <p class="result-winner">${r.winner !== null && r.winner !== undefined
         ? t('result.winner', { name: seatName(room, r.winner) }) : t('result.no_winner')}
         ${t.has(reasonKey) ? html` <span class="muted">(${t(reasonKey)})</span>` : ''}</p>
+      <${ResultExplanation} result=${r} view=${view} room=${room} names=${seats.map((s) => seatName(room, s))} />
       <table class="result-table">
         <thead><tr><th scope="col">${t('result.player')}</th><th scope="col">${t('result.hand')}</th>
           <th scope="col">${t('result.score')}</th><th scope="col">${t('score.total')}</th>
@@ -586,7 +589,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
       if (e.code === 'designation_required') {
         setDesignation({ action, clearGroups });
       } else if (e.code !== 'connection_lost') {
-        toast(errorText(e), 'error');
+        toast(errorText(e, { melds: view.melds }), 'error');
       }
     }
     setBusy(false);
@@ -626,7 +629,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
       before.current = { keys, fresh: was ? keys.filter((k) => !was.keys.includes(k)) : [] };
     }
     restoreFocus([...before.current.fresh.map((k) => `[data-testid=hand] button[data-key="${k}"]`),
-      '.actions button:not(:disabled)', '[data-testid=hand] button.card', '.felt-title']);
+      '.actions button:not(:disabled):not([aria-disabled=true])', '[data-testid=hand] button.card', '.felt-title']);
   });
 
   // ---- actions
@@ -663,11 +666,12 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
     if (rest.length) melds.push(meldOrder(rest.map(codeOf), isWild));
     return send({ type: 'show', melds }, { clearGroups: true });
   };
-  const addGroup = () => {
+  const addGroup = async () => { // staged only if the server finds it could be a meld
     const rest = sel.filter((k) => !groupedSet.has(k));
-    if (!rest.length) return toast(t('hint.select_meld'), 'info');
-    setGroups([...grouped, rest]);
-    return clearSel();
+    const answer = await sock.query({ type: 'designations', cards: rest.map(codeOf), meld: null }).catch(() => ({}));
+    if (answer.valid === false) return toast(t('why.not_a_meld'), 'error');
+    setGroups((g) => [...g, rest]);
+    return setSelected((s) => s.filter((k) => !rest.includes(k)));
   };
 
   /** A click (or drop) on a meld with cards: call Rummy, swap a joker, or lay off. */
@@ -760,10 +764,11 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const turnText = turnPrompt(view, legal, room, seatName);
   const myLeft = myTurn && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
 
+  const why = { view, sel: selCodes, loose: loose.map(codeOf), groups: grouped.map((g) => g.map(codeOf)),
+    proposed: proposed.map((g) => g.map(codeOf)) };
   const actionButton = (type, label, onClick, enabled = true, primary = false, id = type) =>
-    legal.has(type) ? html`<button type="button" class=${'btn ' + (primary ? 'primary' : '')}
-        data-action=${id} disabled=${busy || !enabled}
-        onClick=${onClick}>${label}</button>` : null;
+    legal.has(type) ? html`<${ActionButton} className=${primary ? 'primary' : ''} action=${id} busy=${busy}
+        why=${enabled ? null : whyNot(id, why)} onClick=${onClick} label=${label} />` : null;
 
   return html`<div class="table-layout">
     <section class="felt" aria-label=${t('table.label', { game: gameName(view.game) })}>
@@ -870,7 +875,8 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
           ${actionButton('knock', t('action.knock'), () => needOne(knock), canThrow('knock'))}
           ${actionButton('discard', t('action.discard'), () => needOne(discard), canThrow('discard'), true)}
           ${(legal.has('declare') || legal.has('show') || legal.has('meld')) && html`
-            <button type="button" class="btn ghost" data-testid="add-group" disabled=${!sel.some((k) => !groupedSet.has(k))} onClick=${addGroup}>${t('action.add_group')}</button>
+            <${ActionButton} className="ghost" testid="add-group" busy=${busy} label=${t('action.add_group')}
+                why=${loose.length >= 3 ? null : whyNot('add-group', why)} onClick=${addGroup} />
             ${grouped.length > 0 && html`<button type="button" class="btn ghost" onClick=${() => setGroups([])}>${t('action.clear_groups')}</button>`}`}
           ${sel.length > 0 && html`<button type="button" class="btn ghost" onClick=${clearSel}>${t('action.clear_selection')}</button>`}
         </div>

@@ -3,6 +3,7 @@ import { h, render, Fragment } from './vendor/preact.module.js';
 import { useState, useEffect, useRef, useMemo, useCallback } from './vendor/hooks.module.js';
 import htm from './vendor/htm.module.js';
 import { t, LANGS, currentLang, setLang, onLangChange } from './i18n.js';
+import { figuredText } from './refusals.js';
 
 export const html = htm.bind(h);
 export { h, render, Fragment, useState, useEffect, useRef, useMemo, useCallback };
@@ -51,13 +52,14 @@ export function LangSwitcher() {
 
 /**
  * The player-facing text for a refusal: the translation of its code, never the server's own
- * English explanation, rule IDs or the code itself. `detail` (admin pages) appends the code and
- * the server's message.
+ * English explanation, rule IDs or the code itself, naming the figures a refusal carries
+ * (`melds`: the table's, for a lay-off's). `detail` (admin pages) appends the code and the
+ * server's message.
  */
-export function errorText(err, { detail = false } = {}) {
+export function errorText(err, { detail = false, melds = null } = {}) {
   const code = err && err.code ? String(err.code) : 'generic';
   const key = t.has('err.' + code) ? 'err.' + code : code.startsWith('http_') ? 'err.http' : 'err.generic';
-  const head = t(key);
+  const head = figuredText(err, melds) || t(key);
   if (!detail) return head;
   return err && err.message && err.message !== code ? `${head} (${code}: ${err.message})` : `${head} (${code})`;
 }
