@@ -666,12 +666,15 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
     if (rest.length) melds.push(meldOrder(rest.map(codeOf), isWild));
     return send({ type: 'show', melds }, { clearGroups: true });
   };
-  const addGroup = async () => { // staged only if the server finds it could be a meld
+  const addGroup = async () => { // staged at once, and taken back if it could be no meld
     const rest = sel.filter((k) => !groupedSet.has(k));
-    const answer = await sock.query({ type: 'designations', cards: rest.map(codeOf), meld: null }).catch(() => ({}));
-    if (answer.valid === false) return toast(t('why.not_a_meld'), 'error');
     setGroups((g) => [...g, rest]);
-    return setSelected((s) => s.filter((k) => !rest.includes(k)));
+    clearSel();
+    const answer = await sock.query({ type: 'designations', cards: rest.map(codeOf), meld: null }).catch(() => ({}));
+    if (answer.valid !== false) return null;
+    setGroups((g) => g.filter((x) => x !== rest));
+    setSelected((s) => [...s, ...rest]);
+    return toast(t('why.not_a_meld'), 'error');
   };
 
   /** A click (or drop) on a meld with cards: call Rummy, swap a joker, or lay off. */
