@@ -1,5 +1,6 @@
 // A refusal's message with the figures the server sent beside its code (docs/server.md: the
-// card that does not fit and the meld, the points an opening needs, the card taken).
+// cards that are no meld, the card that does not fit and the meld, the points an opening
+// needs, the card taken).
 import { t, cardName } from './i18n.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
@@ -21,6 +22,9 @@ export function figuredText(err, melds) {
   }
   if (err.code === 'must_use_taken_card' && err.card) {
     return t('err.must_use_taken_card_named', { card: cardName(err.card) });
+  }
+  if (err.code === 'invalid_meld' && Array.isArray(err.cards) && err.meld == null) {
+    return t('err.invalid_meld_group', { cards: err.cards.map(tableCard).join(' ') });
   }
   if (err.code === 'invalid_meld' && err.meld != null) {
     const meld = (melds || []).find((m) => m.id === err.meld);

@@ -36,8 +36,18 @@ def _played_jokers(st: State, cards: list[str]) -> None:
     st.jokers_to_play = max(0, st.jokers_to_play - cards.count(JOKER))
 
 
+def _formed(entries: tuple[Entry, ...], rules: GameRules, seat: int) -> Meld:
+    """GEN-3: ``form_meld``, whose ``invalid_meld`` names the listing that is no meld."""
+    try:
+        return form_meld(entries, rules.meld, owner=seat)
+    except IllegalAction as exc:
+        if exc.code != "invalid_meld":
+            raise
+        raise IllegalAction(exc.code, exc.message, {"cards": [c for c, _ in entries]}) from None
+
+
 def _lay_new_melds(st: State, seat: int, listed: tuple[tuple[Entry, ...], ...]) -> list[Meld]:
-    melds = [form_meld(m, st.rules.meld, owner=seat) for m in listed]
+    melds = [_formed(m, st.rules, seat) for m in listed]
     if st.rules.options.one_meld_per_turn and st.melds_this_turn + len(melds) > 1:
         raise IllegalAction("one_meld_per_turn", "only one new meld per turn")  # OPT-ONEMELD-1
     placed = [place_meld(st, meld) for meld in melds]

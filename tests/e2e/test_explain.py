@@ -192,6 +192,9 @@ def test_refusals_and_disabled_actions_say_why_in_spanish(new_page: Any,
     expect(page.locator(".toast", has_text="Estas cartas no pueden formar una combinación.")
            ).to_be_visible(timeout=WAIT)
     expect(page.locator("[data-testid=groups]")).to_have_count(0)
+    meld.click()  # still selected: Meld sends them, and the refusal names them (GEN-3)
+    expect(page.locator(".toast", has_text="7♦ 9♠ J♣ no es una combinación válida.")
+           ).to_be_visible(timeout=WAIT)
     select(page, "7D", "9S", "JC")
 
     stage(page, "KC", "KD", "KH")

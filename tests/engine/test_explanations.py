@@ -76,6 +76,14 @@ def test_gen10_a_lay_off_that_does_not_fit_names_the_meld_and_the_card():
     act(st, 1, lay_off(0, "5H"))  # it fits alone
 
 
+def test_gen3_a_new_meld_that_is_none_names_its_cards():
+    # GEN-3: of two melds listed, the one that is no meld is named (A♣ 10♣ 2♦).
+    st = stacked("standard", [list(OTHER), list(FIVES)], discard=["4C"], stock_top=["AC"])
+    st = act(st, 1, DRAW_STOCK)
+    detail = agrees(st, 1, melds("5C 5D 5S", "AC 8C 9D"), "invalid_meld")
+    assert detail == {"cards": ["AC", "8C", "9D"]}
+
+
 def test_std13_the_result_records_what_each_loser_owed():
     # STD-13: seat 1 goes out; seat 0 owed the 34 points left in its hand, seat 2 its 44, the
     # winner nothing.
