@@ -211,3 +211,33 @@ def test_refusals_and_disabled_actions_say_why_in_spanish(new_page: Any,
            ).to_be_visible(timeout=WAIT)
     expect(page.locator(card("3H"))).to_have_count(1)
     assert_accessible(page)
+
+
+# Standard (STD-13): Guest draws Q♠, melds 3♣..9♣ and K♣ K♦ K♠ and goes out with the Q♠;
+# Host is left holding 59 points.
+STD_HOST = ["AS", "2S", "3H", "4H", "6D", "8D", "TD", "JS", "QH", "5S"]
+STD_GUEST = ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "KC", "KD", "KS"]
+STD_DEAL = {"hands": [STD_HOST, STD_GUEST], "discard": ["2H"],
+            "stock": stock_for(full_pack(), [STD_HOST, STD_GUEST], ["2H"], ["QS"])}
+
+
+def test_going_out_shows_what_each_loser_owed(new_page: Any, server: dict[str, Any]) -> None:
+    host, guest = seated_pair(new_page, server, {"game": "standard", "seats": 2,
+                                                 "deals": [STD_DEAL]})
+    expect(guest.locator("[data-action=draw]")).to_be_enabled(timeout=WAIT)
+    guest.click("[data-action=draw]")
+    expect(guest.locator(card("QS"))).to_have_count(1, timeout=WAIT)
+    stage(guest, "3C", "4C", "5C", "6C", "7C", "8C", "9C")
+    select(guest, "KC", "KD", "KS")
+    guest.click("[data-action=meld]")
+    expect(guest.locator(HAND)).to_have_count(1, timeout=WAIT)
+    select(guest, "QS")
+    guest.click("[data-action=discard]")
+    for page in (host, guest):
+        expect(page.locator(RESULT)).to_be_visible(timeout=WAIT)
+        expect(page.locator(SUMMARY)).to_have_text(
+            "Guest went out and scores the cards left in the other hands.")
+        expect(page.locator("[data-testid=result-why-0]")).to_have_text(
+            "Host: 59 points left in hand")
+        expect(page.locator("[data-testid=result-why-1]")).to_have_count(0)  # the winner
+        expect(page.locator("[data-testid=result-score-1]")).to_have_text("+59")
