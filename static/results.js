@@ -85,7 +85,7 @@ function wentOut(r, view, room, names) {
   const row = (key) => seatsOf(owed).filter((s) => s !== w && owed[s] !== null && owed[s] !== undefined)
     .map((s) => ({ seat: s, text: t(key, { name: names[s], n: owed[s] }) }));
   if (r.payment) { // CONT-7, CONT-10..12
-    const items = Object.entries(r.payment).map(([k, n]) => t('explain.pay_' + k, { n }));
+    const items = Object.entries(r.payment).filter(([, n]) => n > 0).map(([k, n]) => t('explain.pay_' + k, { n }));
     const total = Object.values(r.payment).reduce((a, b) => a + b, 0);
     return { summary: t('explain.continental', { winner, n: total, items: items.join(' + ') }), rows: row('explain.pays') };
   }

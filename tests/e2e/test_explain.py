@@ -241,3 +241,29 @@ def test_going_out_shows_what_each_loser_owed(new_page: Any, server: dict[str, A
             "Host: 59 points left in hand")
         expect(page.locator("[data-testid=result-why-1]")).to_have_count(0)  # the winner
         expect(page.locator("[data-testid=result-score-1]")).to_have_text("+59")
+
+
+# Continental (CONT-6, CONT-7): Guest goes out before drawing with five runs of three, one
+# with a joker (4♣ JK 6♣): each other player pays 1 for the win and 2 for the joker.
+CONT_GUEST = ["AC", "2C", "3C", "4D", "5D", "6D", "7H", "8H", "9H", "TS", "JS", "QS", "4C", "JK",
+              "6C"]
+CONT_HOST = ["AD", "3D", "5H", "7S", "9C", "JD", "KH", "2S", "4H", "6S", "8C", "TD", "QH", "AS",
+             "3S"]
+CONT_DEAL = {"hands": [CONT_HOST, CONT_GUEST], "discard": ["KC"],
+             "stock": stock_for(full_pack(2, 2), [CONT_HOST, CONT_GUEST], ["KC"], [])}
+
+
+def test_a_continental_payment_is_itemised(new_page: Any, server: dict[str, Any]) -> None:
+    host, guest = seated_pair(new_page, server, {"game": "continental", "seats": 2,
+                                                 "deals": [CONT_DEAL]})
+    expect(guest.locator("[data-action=declare]")).to_be_visible(timeout=WAIT)
+    for run in (["AC", "2C", "3C"], ["4D", "5D", "6D"], ["7H", "8H", "9H"], ["TS", "JS", "QS"],
+                ["4C", "JK", "6C"]):
+        stage(guest, *run)
+    guest.click("[data-action=declare]")
+    for page in (host, guest):
+        expect(page.locator(RESULT)).to_be_visible(timeout=WAIT)
+        expect(page.locator(SUMMARY)).to_have_text(
+            "Guest went out: each other player pays 3 (going out 1 + jokers 2).")
+        expect(page.locator("[data-testid=result-why-0]")).to_have_text("Host pays 3")
+        expect(page.locator("[data-testid=result-score-0]")).to_have_text("-3")
