@@ -110,15 +110,15 @@ def misfit(exc: IllegalAction, meld: Meld, entries: list[Entry],
     neither (``card`` absent when each fits alone but not all together)."""
     if exc.code != "invalid_meld":
         return exc
-    detail: dict[str, object] = {"meld": meld.id}
+    fields: dict[str, object] = {"meld": meld.id}
     for entry in entries:
         try:
             laid_off(meld, [entry], rules)
         except IllegalAction as alone:
             if alone.code == "invalid_meld":
-                detail["card"] = entry[0]
+                fields["card"] = entry[0]
                 break
-    return IllegalAction(exc.code, exc.message, detail)
+    return IllegalAction(exc.code, exc.message, fields)
 
 
 def laid_off(meld: Meld, entries: list[Entry], rules: GameRules) -> Meld:

@@ -19,9 +19,9 @@ class RoomError(Exception):
 
 
 def error_reply(client_id: str | int | None, code: str, message: str,
-                detail: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The error reply; ``detail`` (a rule error's figures: ``card``, ``meld``, ``need``, …)
+                fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The error reply; ``fields`` (a rule error's figures: ``card``, ``meld``, ``need``, …)
     travels beside the four fixed fields, which it never overrides."""
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE - 1] + "…"
-    return {**(detail or {}), "type": "error", "id": client_id, "code": code, "message": message}
+    return {**(fields or {}), "type": "error", "id": client_id, "code": code, "message": message}

@@ -1,5 +1,5 @@
 """Refusals and results that explain themselves: the real reason first, and the figures a
-player's message names (RuleError.detail, HandResult.detail), on stacked deals."""
+player's message names (RuleError.fields, HandResult.detail), on stacked deals."""
 
 from __future__ import annotations
 
@@ -37,12 +37,12 @@ def took_kd() -> State:
 
 def agrees(st: State, seat: int, action: dict[str, object], code: str) -> dict[str, object]:
     """``apply`` refuses with ``code``, ``legality.refusal`` names the same, and the error's
-    detail (returned) travels in the room's error reply beside its four fixed fields."""
+    fields (returned) travel in the room's error reply beside its four fixed fields."""
     error = rejected(st, seat, action, code)
     assert refusal(st, seat, parse_action(action)) == code
-    reply = error_reply("a1", error.code, error.message, error.detail)
+    reply = error_reply("a1", error.code, error.message, error.fields)
     assert (reply["type"], reply["id"], reply["code"]) == ("error", "a1", code)
-    return error.detail
+    return error.fields
 
 
 def test_kaluki5_a_low_opening_names_the_minimum_before_the_taken_card_rule():
@@ -80,8 +80,8 @@ def test_gen3_a_new_meld_that_is_none_names_its_cards():
     # GEN-3: of two melds listed, the one that is no meld is named (A♣ 10♣ 2♦).
     st = stacked("standard", [list(OTHER), list(FIVES)], discard=["4C"], stock_top=["AC"])
     st = act(st, 1, DRAW_STOCK)
-    detail = agrees(st, 1, melds("5C 5D 5S", "AC 8C 9D"), "invalid_meld")
-    assert detail == {"cards": ["AC", "8C", "9D"]}
+    fields = agrees(st, 1, melds("5C 5D 5S", "AC 8C 9D"), "invalid_meld")
+    assert fields == {"cards": ["AC", "8C", "9D"]}
 
 
 def test_std13_the_result_records_what_each_loser_owed():
