@@ -75,6 +75,12 @@ export async function revokeToken(token) {
   }
 }
 
+/** A refusal as an Error: its code, and the figures it may carry (`card`, `meld`, `need`, …,
+ * docs/server.md) for the message to name. */
+function errorOf({ type, id, message, ...fields }) {
+  return Object.assign(new Error(message), fields);
+}
+
 let idCounter = 0;
 const newId = () => `${Date.now().toString(36)}-${++idCounter}`;
 
@@ -120,7 +126,7 @@ export class RoomSocket {
       const { resolve, reject } = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (msg.type !== 'error') resolve(msg);
-      else reject(Object.assign(new Error(msg.message), { code: msg.code }));
+      else reject(errorOf(msg));
     }
     this.handlers.onMessage(msg);
   }

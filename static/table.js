@@ -15,6 +15,8 @@ import { StakeLimits } from './stakes.js';
 import { seedSent } from './quickplay.js';
 import { TableExit, StandIn, markPlayedFor, playedForText } from './leave.js';
 import { lastMoves, LastMove } from './lastmove.js';
+import { ActionButton, whyNot } from './reasons.js';
+import { ResultExplanation } from './results.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -430,6 +432,7 @@ function HandResult({ view, room, fair, me, offer, onClose }) {
       <p class="result-winner">${r.winner !== null && r.winner !== undefined
         ? t('result.winner', { name: seatName(room, r.winner) }) : t('result.no_winner')}
         ${t.has(reasonKey) ? html` <span class="muted">(${t(reasonKey)})</span>` : ''}</p>
+      <${ResultExplanation} result=${r} view=${view} room=${room} names=${seats.map((s) => seatName(room, s))} />
       <table class="result-table">
         <thead><tr><th scope="col">${t('result.player')}</th><th scope="col">${t('result.hand')}</th>
           <th scope="col">${t('result.score')}</th><th scope="col">${t('score.total')}</th>
@@ -595,7 +598,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
       if (e.code === 'designation_required') {
         setDesignation({ action, clearGroups });
       } else if (e.code !== 'connection_lost') {
-        toast(errorText(e), 'error');
+        toast(errorText(e, { melds: view.melds }), 'error');
       }
     }
     setBusy(false);
@@ -630,7 +633,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
       before.current = { keys, fresh: was ? keys.filter((k) => !was.keys.includes(k)) : [] };
     }
     restoreFocus([...before.current.fresh.map((k) => `[data-testid=hand] button[data-key="${k}"]`),
-      '.actions button:not(:disabled)', '[data-testid=hand] button.card', '.felt-title']);
+      '.actions button:not(:disabled):not([aria-disabled=true])', '[data-testid=hand] button.card', '.felt-title']);
   });
 
   // ---- actions
@@ -667,11 +670,15 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
     if (rest.length) melds.push(meldOrder(rest.map(codeOf), isWild));
     return send({ type: 'show', melds }, { clearGroups: true });
   };
-  const addGroup = () => {
+  const addGroup = async () => { // staged at once, and taken back if it could be no meld
     const rest = sel.filter((k) => !groupedSet.has(k));
-    if (!rest.length) return toast(t('hint.select_meld'), 'info');
-    setGroups([...grouped, rest]);
-    return clearSel();
+    setGroups((g) => [...g, rest]);
+    clearSel();
+    const answer = await sock.query({ type: 'designations', cards: rest.map(codeOf), meld: null }).catch(() => ({}));
+    if (answer.valid !== false) return null;
+    setGroups((g) => g.filter((x) => x !== rest));
+    setSelected((s) => [...s, ...rest]);
+    return toast(t('why.not_a_meld'), 'error');
   };
 
   /** A click (or drop) on a meld with cards: call Rummy, swap a joker, or lay off. */
@@ -765,10 +772,11 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
   const turnText = turnPrompt(view, legal, room, seatName);
   const myLeft = myTurn && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
 
+  const why = { view, sel: selCodes, loose: loose.map(codeOf), groups: grouped.map((g) => g.map(codeOf)),
+    proposed: proposed.map((g) => g.map(codeOf)) };
   const actionButton = (type, label, onClick, enabled = true, primary = false, id = type) =>
-    legal.has(type) ? html`<button type="button" class=${'btn ' + (primary ? 'primary' : '')}
-        data-action=${id} disabled=${busy || !enabled}
-        onClick=${onClick}>${label}</button>` : null;
+    legal.has(type) ? html`<${ActionButton} className=${primary ? 'primary' : ''} action=${id} busy=${busy}
+        why=${enabled ? null : whyNot(id, why)} onClick=${onClick} label=${label} />` : null;
 
   return html`<div class="table-layout">
     <section class="felt" aria-label=${t('table.label', { game: gameName(view.game) })}>
@@ -877,7 +885,8 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
           ${actionButton('knock', t('action.knock'), () => needOne(knock), canThrow('knock'))}
           ${actionButton('discard', t('action.discard'), () => needOne(discard), canThrow('discard'), true)}
           ${(legal.has('declare') || legal.has('show') || legal.has('meld')) && html`
-            <button type="button" class="btn ghost" data-testid="add-group" disabled=${!sel.some((k) => !groupedSet.has(k))} onClick=${addGroup}>${t('action.add_group')}</button>
+            <${ActionButton} className="ghost" testid="add-group" busy=${busy} label=${t('action.add_group')}
+                why=${loose.length >= 3 ? null : whyNot('add-group', why)} onClick=${addGroup} />
             ${grouped.length > 0 && html`<button type="button" class="btn ghost" onClick=${() => setGroups([])}>${t('action.clear_groups')}</button>`}`}
           ${sel.length > 0 && html`<button type="button" class="btn ghost" onClick=${clearSel}>${t('action.clear_selection')}</button>`}
         </div>

@@ -4,6 +4,7 @@ import { useState, useEffect, useRef, useMemo, useCallback } from './vendor/hook
 import htm from './vendor/htm.module.js';
 import { t, LANGS, currentLang, setLang, onLangChange, optLabel } from './i18n.js';
 import { cardSound } from './sounds.js';
+import { figuredText } from './refusals.js';
 
 export const html = htm.bind(h);
 export { h, render, Fragment, useState, useEffect, useRef, useMemo, useCallback };
@@ -58,16 +59,17 @@ function waitText(err) {
 
 /**
  * The player-facing text for a refusal: the translation of its code, never the server's own
- * English explanation, rule IDs or the code itself; a refusal that names options (`options`,
- * e.g. conflicting_options) reads `err.<code>_named` with their labels. `detail` (admin pages)
+ * English explanation, rule IDs or the code itself, naming the figures a refusal carries
+ * (`melds`: the table's, for a lay-off's); a refusal that names options (`options`, e.g.
+ * conflicting_options) reads `err.<code>_named` with their labels. `detail` (admin pages)
  * appends the code and the server's message.
  */
-export function errorText(err, { detail = false } = {}) {
+export function errorText(err, { detail = false, melds = null } = {}) {
   const code = err && err.code ? String(err.code) : 'generic';
   const key = t.has('err.' + code) ? 'err.' + code : code.startsWith('http_') ? 'err.http' : 'err.generic';
   const named = err && Array.isArray(err.options) && err.options.length > 1 && t.has(key + '_named');
-  const head = waitText(err) || (named ? t(key + '_named', { option: optLabel(err.options[0]),
-    others: err.options.slice(1).map(optLabel).join(', ') }) : t(key));
+  const head = figuredText(err, melds) || waitText(err) || (named ? t(key + '_named', {
+    option: optLabel(err.options[0]), others: err.options.slice(1).map(optLabel).join(', ') }) : t(key));
   if (!detail) return head;
   return err && err.message && err.message !== code ? `${head} (${code}: ${err.message})` : `${head} (${code})`;
 }

@@ -48,12 +48,31 @@ def designations(cards: Sequence[str], rules: MeldRules,
     return list(found.values())
 
 
-def _accepted(entries: list[Entry], rules: MeldRules, meld: Meld | None) -> list[Entry] | None:
-    """``entries`` as given, or in rank order (ace low, then high), if the judge accepts."""
+def could_meld(cards: Sequence[str], rules: MeldRules, meld: Meld | None = None) -> bool:
+    """Whether ``cards`` can be a valid new meld (or lay off on ``meld``) in some order and with
+    some designation of their wilds: what a client may stage as a group. True when more than
+    ``MAX_OPEN_WILDS`` wilds leave it to the move itself."""
+    if len(open_wilds(cards, rules)) > MAX_OPEN_WILDS:
+        return True
+    entries: list[Entry] = [(c, None) for c in cards]
+    try:
+        if _accepted(entries, rules, meld, strict=True) is not None:
+            return True
+    except IllegalAction:  # valid with a designation the player still has to say
+        return True
+    return bool(designations(cards, rules, meld))
+
+
+def _accepted(entries: list[Entry], rules: MeldRules, meld: Meld | None,
+              strict: bool = False) -> list[Entry] | None:
+    """``entries`` as given, or in rank order (ace low, then high), if the judge accepts;
+    ``strict``: a ``designation_required`` refusal is raised, not taken for a misfit."""
     if meld is not None:
         try:
             extend_meld(meld, entries, rules)
-        except IllegalAction:
+        except IllegalAction as exc:
+            if strict and exc.code == "designation_required":
+                raise
             return None
         return entries
 
@@ -64,7 +83,9 @@ def _accepted(entries: list[Entry], rules: MeldRules, meld: Meld | None) -> list
                   sorted(entries, key=lambda e: value(e, 14))):
         try:
             form_meld(order, rules)
-        except IllegalAction:
+        except IllegalAction as exc:
+            if strict and exc.code == "designation_required":
+                raise
             continue
         return list(order)
     return None

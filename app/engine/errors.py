@@ -12,14 +12,19 @@ def excerpt(value: object) -> str:
 
 
 class RuleError(Exception):
-    """An action or input the engine refuses. Nothing changed when this is raised."""
+    """An action or input the engine refuses. Nothing changed when this is raised.
+
+    ``fields`` holds the figures a player's message names (the card that does not fit, the
+    meld, the points an opening needs): the error reply carries them beside code and message.
+    """
 
     code = "rule_error"
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, fields: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.fields: dict[str, object] = fields or {}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r})"

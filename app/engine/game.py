@@ -256,7 +256,8 @@ def _discard(st: State, seat: int, act: Discard, events: Events) -> None:
     game = st.rules.game
     if st.must_use is not None:  # KALUKI-6
         raise IllegalAction("must_use_taken_card",
-                            f"open with the {st.must_use} you took before discarding")
+                            f"open with the {st.must_use} you took before discarding",
+                            {"card": st.must_use})
     if st.jokers_to_play:  # GERMAN-8
         raise IllegalAction("joker_must_be_played", "play the exchanged joker before discarding")
     if game.phom:

@@ -244,8 +244,6 @@ def _meld_code(st: State, seat: int, act: MeldAction) -> str | None:
     if left is None:
         return "card_not_in_hand"
     opening = not st.opened[seat]
-    if opening and st.must_use is not None and st.must_use not in cards:
-        return "must_use_taken_card"
     melds: list[Meld] = []
     for listed in act.melds:
         got = formed(listed, st.rules.meld)
@@ -257,6 +255,8 @@ def _meld_code(st: State, seat: int, act: MeldAction) -> str | None:
     minimum = st.rules.game.initial_meld
     if minimum and opening and sum(st.rules.game.meld_points(m) for m in melds) < minimum:
         return "initial_meld_too_low"
+    if opening and st.must_use is not None and st.must_use not in cards:
+        return "must_use_taken_card"
     return _after_table_move_code(st, seat, left)
 
 

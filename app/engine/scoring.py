@@ -59,6 +59,7 @@ def went_out_result(st: State, winner: int, doubled: bool) -> HandResult:
         owed = {s: hand_count(st.hands[s], rules) * (2 if doubled else 1) for s in others}
         if doubled:  # OPT-HIDDEN-2
             detail["going_rummy"] = True
+    detail["owed"] = [owed.get(s) for s in range(st.players)]  # the result explains itself
     if rules.options.each_hand_own_game or kind is Scoring.TALLY:  # OPT-WIN-2, NOWRANG-7
         owed = dict.fromkeys(others, 1)
         kind = Scoring.TALLY
@@ -143,12 +144,15 @@ def phom_result(st: State) -> HandResult:
             scores[winner] += place
     else:  # every player is móm: the lowest total wins
         winner = min(order, key=lambda s: (trash[s], order.index(s)))
+    places: list[int | None] = [None] * n  # PHOM-11: 1 the winner, 2 pays 1, …; None: móm
+    for place, seat in enumerate(ranked, start=1):
+        places[seat] = place
     for seat in range(n):
         if mom[seat] and seat != winner:
             scores[seat] -= 4
             scores[winner] += 4
     return HandResult(winner, "showdown", tuple(scores), _revealed(st),
-                      {"trash": trash, "mom": mom}, _net_payments(scores))
+                      {"trash": trash, "mom": mom, "places": places}, _net_payments(scores))
 
 
 def knock_result(st: State, knocker: int) -> HandResult:

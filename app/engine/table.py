@@ -36,8 +36,18 @@ def _played_jokers(st: State, cards: list[str]) -> None:
     st.jokers_to_play = max(0, st.jokers_to_play - cards.count(JOKER))
 
 
+def _formed(entries: tuple[Entry, ...], rules: GameRules, seat: int) -> Meld:
+    """GEN-3: ``form_meld``, whose ``invalid_meld`` names the listing that is no meld."""
+    try:
+        return form_meld(entries, rules.meld, owner=seat)
+    except IllegalAction as exc:
+        if exc.code != "invalid_meld":
+            raise
+        raise IllegalAction(exc.code, exc.message, {"cards": [c for c, _ in entries]}) from None
+
+
 def _lay_new_melds(st: State, seat: int, listed: tuple[tuple[Entry, ...], ...]) -> list[Meld]:
-    melds = [form_meld(m, st.rules.meld, owner=seat) for m in listed]
+    melds = [_formed(m, st.rules, seat) for m in listed]
     if st.rules.options.one_meld_per_turn and st.melds_this_turn + len(melds) > 1:
         raise IllegalAction("one_meld_per_turn", "only one new meld per turn")  # OPT-ONEMELD-1
     placed = [place_meld(st, meld) for meld in melds]
@@ -54,17 +64,19 @@ def meld(st: State, seat: int, act: MeldAction, events: Events) -> None:
     cards = [c for m in act.melds for c, _ in m]
     remove_from_hand(st, seat, cards)
     opening = not st.opened[seat]
-    if opening and st.must_use is not None and st.must_use not in cards:
-        raise IllegalAction("must_use_taken_card",
-                            f"your opening must use the {st.must_use} you took")  # KALUKI-6
     placed = _lay_new_melds(st, seat, act.melds)
-    st.must_use = None
     minimum = st.rules.game.initial_meld
-    if minimum and opening:
+    if minimum and opening:  # the minimum first: a too-low opening fails whatever it uses
         points = sum(st.rules.game.meld_points(m) for m in placed)
         if points < minimum:  # KALUKI-5, GERMAN-6
             raise IllegalAction("initial_meld_too_low",
-                                f"your first meld must be worth {minimum}; this is {points}")
+                                f"your first meld must be worth {minimum}; this is {points}",
+                                {"need": minimum, "points": points})
+    if opening and st.must_use is not None and st.must_use not in cards:
+        raise IllegalAction("must_use_taken_card",
+                            f"your opening must use the {st.must_use} you took",
+                            {"card": st.must_use})  # KALUKI-6
+    st.must_use = None
     _played_jokers(st, cards)
     events.append({"type": "meld", "seat": seat, "melds": [m.to_json() for m in placed]})
     after_table_move(st, seat, events)
@@ -80,13 +92,33 @@ def lay_off(st: State, seat: int, act: LayOff, events: Events) -> None:
     remove_from_hand(st, seat, cards)
     if st.rules.game.phom and not st.hands[seat]:  # PHOM-9: the fourth turn ends with a discard
         raise IllegalAction("must_keep_discard", "keep a card to discard")
-    st.melds[act.meld] = laid_off(target, list(act.cards), st.rules)
+    try:
+        st.melds[act.meld] = laid_off(target, list(act.cards), st.rules)
+    except IllegalAction as exc:
+        raise misfit(exc, target, list(act.cards), st.rules) from None
     st.tabled[seat] = True
     st.acted = True
     _played_jokers(st, cards)
     events.append({"type": "lay_off", "seat": seat, "meld": act.meld, "cards": cards,
                    "result": st.melds[act.meld].to_json()})
     after_table_move(st, seat, events)
+
+
+def misfit(exc: IllegalAction, meld: Meld, entries: list[Entry],
+           rules: GameRules) -> IllegalAction:
+    """A refused lay-off (GEN-10) naming the meld and the first card that fits it on its own
+    neither (``card`` absent when each fits alone but not all together)."""
+    if exc.code != "invalid_meld":
+        return exc
+    fields: dict[str, object] = {"meld": meld.id}
+    for entry in entries:
+        try:
+            laid_off(meld, [entry], rules)
+        except IllegalAction as alone:
+            if alone.code == "invalid_meld":
+                fields["card"] = entry[0]
+                break
+    return IllegalAction(exc.code, exc.message, fields)
 
 
 def laid_off(meld: Meld, entries: list[Entry], rules: GameRules) -> Meld:
@@ -174,7 +206,7 @@ def swap_joker(st: State, seat: int, act: SwapJoker, events: Events) -> None:
                             f"no wild in meld {act.meld} stands for {act.card}")
     if act.card == st.must_use and st.hands[seat].count(act.card) <= 1:  # KALUKI-6
         raise IllegalAction("must_use_taken_card",
-                            f"your opening must use the {act.card} you took")
+                            f"your opening must use the {act.card} you took", {"card": act.card})
     remove_from_hand(st, seat, [act.card])
     wild = target.cards[index]
     cards = list(target.cards)

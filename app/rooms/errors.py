@@ -20,7 +20,10 @@ class RoomError(Exception):
         self.fields = fields or {}
 
 
-def error_reply(client_id: str | int | None, code: str, message: str) -> dict[str, Any]:
+def error_reply(client_id: str | int | None, code: str, message: str,
+                fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The error reply; ``fields`` (a rule error's figures: ``card``, ``meld``, ``need``, …)
+    travels beside the four fixed fields, which it never overrides."""
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE - 1] + "…"
-    return {"type": "error", "id": client_id, "code": code, "message": message}
+    return {**(fields or {}), "type": "error", "id": client_id, "code": code, "message": message}

@@ -21,7 +21,7 @@ from app.bots import make_bot
 from app.bots.registry import DEFAULT_LEVEL, level_of
 from app.engine.actions import Action, parse_action
 from app.engine.cards import parse_code
-from app.engine.designate import designations, open_wilds
+from app.engine.designate import could_meld, designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.games import match_rules
 from app.engine.state import Phase
@@ -251,7 +251,8 @@ class Room:
                 raise RoomError("no_such_meld", f"there is no meld {meld} on the table")
             target = st.melds[meld]
         return {"wilds": open_wilds(codes, self.rules.meld),
-                "options": designations(codes, self.rules.meld, target)}
+                "options": designations(codes, self.rules.meld, target),
+                "valid": could_meld(codes, self.rules.meld, target)}
 
     async def _record_if_over(self) -> None:
         """A hand that just ended is recorded (and settled) before anyone is shown its end; if

@@ -158,7 +158,7 @@ class MatchRunner:
         try:
             check(self.state, seat, action)
         except RuleError as exc:
-            reply = error_reply(client_id, exc.code, exc.message)
+            reply = error_reply(client_id, exc.code, exc.message, exc.fields)
             if key is not None:
                 self.replies.rejected(key, reply)
             return reply
@@ -176,7 +176,7 @@ class MatchRunner:
         try:  # the engine closes an open Call Rummy window itself, on its copy (OPT-CALL-4)
             new, events = apply(st, seat, action)
         except RuleError as exc:
-            reply = error_reply(client_id, exc.code, exc.message)
+            reply = error_reply(client_id, exc.code, exc.message, exc.fields)
             if key is not None:
                 self.replies.rejected(key, reply)
             return reply, []

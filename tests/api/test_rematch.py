@@ -105,7 +105,11 @@ async def test_designations_query_offers_only_valid_listings(
     answer = await ws.wait_for(lambda m: m.get("id") == "q1")
     assert answer == {"type": "designations", "id": "q1", "cards": ["KC", "KD", "JK"],
                       "meld": None, "wilds": [2],
-                      "options": [["KC", "KD", "JK:KH"], ["KC", "KD", "JK:KS"]]}
+                      "options": [["KC", "KD", "JK:KH"], ["KC", "KD", "JK:KS"]], "valid": True}
+    await ws.send({"type": "designations", "id": "q3", "cards": ["AC", "TC", "2D"],
+                   "meld": None})
+    answer = await ws.wait_for(lambda m: m.get("id") == "q3")
+    assert (answer["options"], answer["valid"]) == ([], False)  # no meld in any order (GEN-3)
     for bad, code in (({"cards": ["KC", "ZZ", "JK"]}, "bad_card"),
                       ({"cards": []}, "bad_message"),
                       ({"cards": "KC KD JK"}, "bad_message"),

@@ -158,15 +158,16 @@ def test_kaluki_opening_aid_and_the_wild_card_dialog(new_page: Any,
     room_id = hosted(server, token, {"game": "kaluki", "seats": 2, "deals": [KALUKI_DEAL]}, 1)
     api(server, "POST", f"/api/rooms/{room_id}/start", token)
     refused: list[int] = []
+    armed: list[bool] = []  # the Meld's query, not the one "Add group" asks first
 
     def relay(ws: Any) -> None:
-        """The room's socket, except that the first wild-card query is refused the way the
-        server refuses one: its English message and rule ID must not reach the player."""
+        """The room's socket, except that the Meld's first wild-card query is refused the way
+        the server refuses one: its English message and rule ID must not reach the player."""
         room_ws = ws.connect_to_server()
 
         def from_page(message: str | bytes) -> None:
             query = json.loads(message)
-            if query.get("type") != "designations" or refused:
+            if query.get("type") != "designations" or refused or not armed:
                 room_ws.send(message)
                 return
             refused.append(query["id"])
@@ -185,6 +186,8 @@ def test_kaluki_opening_aid_and_the_wild_card_dialog(new_page: Any,
     select(page, "KC", "KD", "JK")
     page.click("[data-testid=add-group]")
     select(page, "QC", "QH", "QS")
+    expect(page.locator("[data-testid=groups] .group")).to_have_count(1)
+    armed.append(True)
     page.click("[data-action=meld]")
     dialog = page.locator("[data-testid=designation]")
     expect(dialog.locator("[data-testid=wild-none]")).to_have_text(
