@@ -35,7 +35,8 @@ const seatPlace = (seat) => ({ el: one(`[data-testid=seat-${seat}]`), card: fals
 function seatCards(seat) {
   const box = seatPlace(seat).el;
   const row = box && box.querySelector('.seat-cards');
-  return { el: row && row.getBoundingClientRect().width ? row : box, card: false };
+  const shown = row && row.getBoundingClientRect();
+  return { el: shown && shown.width && shown.height ? row : box, card: false };
 }
 const meldPlace = (id) => ({ el: one(`[data-meld="${id}"]`) || one('[data-testid=melds]'), card: false });
 
