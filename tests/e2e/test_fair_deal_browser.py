@@ -19,8 +19,8 @@ from .conftest import api, screenshot, sign_in_as_guest
 
 OWN_SEED = "vera-chose-this_1"
 
-# Installed once the room's socket exists: every state message is kept in window.__last (the
-# socket's own `receive` is wrapped, so the page's handlers stay as they are).
+# Installed once the room's socket exists, before the match starts: every state message is kept
+# in window.__last (the socket's own `receive` is wrapped, so the page's handlers stay as they are).
 HOOK = """() => {
   window.__hook = (sock) => {
     const receive = sock.receive.bind(sock);
@@ -123,11 +123,11 @@ def test_verify_this_deal_proves_a_live_deal_and_catches_a_tampered_seed(
     panel.locator("[data-testid=seed-submit]").click()
     expect(mine).to_contain_text(OWN_SEED)
 
+    page.evaluate(HOOK)  # before the deal: the computer's first move may come at once
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=hand] button.card")
     expect(page.locator("[data-testid=deal-commitment]")).to_be_visible()
     expect(page.locator("[data-testid=stacked-deal]")).to_have_count(0)
-    page.evaluate(HOOK)
 
     outcome = page.evaluate(PLAY_OUT, 0)
     assert outcome is True, outcome

@@ -33,8 +33,9 @@ WATCH = """(() => {
   window.__lit = [];
   const box = (el) => {
     if (!el) return null;
-    const r = el.getBoundingClientRect();
-    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    const r = el.getBoundingClientRect(); // in the page's coordinates: a tap may scroll it
+    return { left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX,
+             bottom: r.bottom + scrollY };
   };
   const started = (el) => {
     window.__flights.push({ el, kind: el.dataset.motion, seat: el.dataset.seat, start: box(el),
@@ -92,14 +93,15 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> float:
 
 
 def box_of(page: Any, selector: str) -> dict[str, float]:
-    """The box of what `selector` finds, once it stands still (a selected card rises)."""
+    """The box of what `selector` finds in the page's coordinates (as the watcher's), once it
+    stands still (a selected card rises)."""
     el = page.locator(selector)
     expect(el).to_be_visible()
     page.wait_for_function("(s) => document.querySelector(s).getAnimations({ subtree: true })"
                            ".length === 0", arg=selector, timeout=30_000)
-    b = el.bounding_box()
-    return {"left": b["x"], "top": b["y"], "right": b["x"] + b["width"],
-            "bottom": b["y"] + b["height"]}
+    return el.evaluate("(e) => { const r = e.getBoundingClientRect(); return {"
+                       " left: r.left + scrollX, top: r.top + scrollY,"
+                       " right: r.right + scrollX, bottom: r.bottom + scrollY }; }")
 
 
 def table_waiting_for_start(new_page: Any, server: dict[str, Any], name: str,

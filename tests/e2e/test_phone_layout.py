@@ -174,7 +174,7 @@ def test_the_whole_table_in_one_phone_screen_at_two_players(new_page: Any,
     page.locator(card("9S")).tap()
     page.locator("[data-action=meld]").tap()
     toast = page.locator(".toast-error")
-    expect(toast).to_have_text("That is not a valid meld.", timeout=WAIT)
+    expect(toast).to_have_text("7♦ 7♥ 9♠ is not a valid meld.", timeout=WAIT)
     toast_box = toast.bounding_box()
     assert toast_box is not None
     for button in page.locator(".actions button, [data-testid=hand]").all():
