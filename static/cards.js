@@ -66,10 +66,13 @@ function standsBadge(stands) {
   </g>`;
 }
 
+/** A card's back. Every back defines the same pattern and the first in the page paints them all,
+ * so the pattern stays visible even where that first back is hidden (a phone's folded seats). */
 function backSvg() {
   return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
     <defs>
-      <pattern id="cardback" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+      <pattern id="cardback" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"
+               style="visibility: visible">
         <rect width="6" height="6" fill="#1d4e89" />
         <rect width="3" height="6" fill="#2763a8" />
       </pattern>

@@ -2,7 +2,7 @@
 // play a person's seat: the seat's badge and countdown, and the log lines of moves the server
 // played for someone (an action event's `played_for`).
 import { render } from './vendor/preact.module.js';
-import { html, useState, useEffect, useRef, errorText } from './ui.js';
+import { html, useState, useEffect, useRef, errorText, useNow } from './ui.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 
@@ -117,22 +117,12 @@ export function playedForText(e, text, name) {
   return t(e.played_for === 'timeout' ? 'event.played_for_timeout' : 'event.played_for_stand_in', { line: text, name });
 }
 
-function useTicking(active) {
-  const [now, setNow] = useState(Date.now() / 1000);
-  useEffect(() => {
-    if (!active) return undefined;
-    const timer = setInterval(() => setNow(Date.now() / 1000), 500);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
-}
-
 /** A person's seat played by a stand-in says so (and why); a seat whose player is gone shows
  * the countdown to its stand-in. */
 export function StandIn({ view, seat }) {
   const why = view.stand_ins ? view.stand_ins[seat] : null;
   const at = view.stand_in_at ? view.stand_in_at[seat] : null;
-  const now = useTicking(!why && !!at);
+  const now = useNow(!why && !!at);
   if (why) {
     return html`<span class="badge stand-in" data-testid=${'stand-in-' + seat}
         title=${t('standin.' + why + '_hint')}>${t('standin.badge')}</span>`;

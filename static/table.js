@@ -1,5 +1,5 @@
 // A room: the waiting room before the first deal, then the card table.
-import { html, useState, useEffect, useRef, toast, errorText, announce, restoreFocus, turnAlert, AlertPrefs } from './ui.js';
+import { html, useState, useEffect, useRef, toast, errorText, announce, restoreFocus, turnAlert, AlertPrefs, useNow } from './ui.js';
 import { t, cardName, gameName, optLabel } from './i18n.js';
 import { api, session, RoomSocket } from './api.js';
 import { CardButton, CardImg, CardSvg, parseCode, sortCodes, meldOrder } from './cards.js';
@@ -502,16 +502,6 @@ function reconcile(order, keys, mode) {
     out.splice(at < 0 ? out.length : at, 0, k);
   }
   return out;
-}
-
-function useNow(active) {
-  const [now, setNow] = useState(Date.now() / 1000);
-  useEffect(() => {
-    if (!active) return undefined;
-    const timer = setInterval(() => setNow(Date.now() / 1000), 500);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
 }
 
 /** "Away" or "disconnected" beside a seat's name (nothing while connected). */

@@ -9,6 +9,17 @@ import { figuredText } from './refusals.js';
 export const html = htm.bind(h);
 export { h, render, Fragment, useState, useEffect, useRef, useMemo, useCallback };
 
+/** The time in epoch seconds, ticking twice a second while `active` (for countdowns). */
+export function useNow(active) {
+  const [now, setNow] = useState(Date.now() / 1000);
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(() => setNow(Date.now() / 1000), 500);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
 /** Re-render the calling component whenever the language changes. */
 export function useLang() {
   const [, bump] = useState(0);

@@ -44,18 +44,25 @@ def _database_url(workdir: Path) -> tuple[str, bool]:
     return f"sqlite+aiosqlite:///{workdir / 'e2e.db'}", False
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The base URL and database URL of one real server for all browser tests."""
-    workdir = tmp_path_factory.mktemp("e2e")
+def e2e_server(tmp_path_factory: pytest.TempPathFactory, name: str,
+               extra: dict[str, str] | None = None) -> Iterator[dict[str, Any]]:
+    """A real server with the browser tests' settings (and `extra`) on a fresh database: its
+    base URL, database URL and environment."""
+    workdir = tmp_path_factory.mktemp(name)
     database_url, is_pg = _database_url(workdir)
-    env = {**E2E_ENV, "RUMMY_DATABASE_URL": database_url}
+    env = {**E2E_ENV, "RUMMY_DATABASE_URL": database_url, **(extra or {})}
     try:
         with running_server(workdir, env) as base_url:
             yield {"base_url": base_url, "database_url": database_url, "env": env}
     finally:
         if is_pg:
             pg.drop_database(database_url)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The base URL and database URL of one real server for all browser tests."""
+    yield from e2e_server(tmp_path_factory, "e2e")
 
 
 @pytest.fixture(scope="module")

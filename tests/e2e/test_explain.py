@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import api, assert_accessible, full_pack, sign_in_as_guest, stock_for
+from .conftest import api, assert_accessible, full_pack, screenshot, sign_in_as_guest, stock_for
 from .test_standard_match import HAND, card, select
 
 RESULT = "[data-testid=hand-result]"
@@ -96,6 +96,8 @@ def test_a_knock_undercut_shows_both_counts_and_a_disabled_discard_says_why_on_a
         expect(page.locator("[data-testid=result-score-1]")).to_have_text("-10")
     assert_accessible(host)
     assert_accessible(guest)
+    screenshot(host, "knock-result.png")
+    screenshot(guest, "phone-knock-result.png")
 
 
 # Phỏm (PHOM-11): both draw and throw back for three rounds; in the fourth Guest shows

@@ -6,17 +6,15 @@ period."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests import pg
-from tests.conftest import running_server
+from tests.waits import wait_until
 
-from .conftest import E2E_ENV, _database_url, api, assert_accessible, sign_in_as_guest
+from .conftest import api, assert_accessible, e2e_server, screenshot, sign_in_as_guest
 
 ABANDON_SECONDS = 4
 START_CHIPS = 1000
@@ -28,27 +26,8 @@ VIEWS = [pytest.param(False, id="desktop"), pytest.param(True, id="phone")]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A server of this module's own: a table nobody is at is abandoned after 4 seconds."""
-    workdir = tmp_path_factory.mktemp("e2e-leave")
-    database_url, is_pg = _database_url(workdir)
-    env = {**E2E_ENV, "RUMMY_DATABASE_URL": database_url,
-           "RUMMY_ABANDON_SECONDS": str(ABANDON_SECONDS)}
-    try:
-        with running_server(workdir, env) as base_url:
-            yield {"base_url": base_url, "database_url": database_url, "env": env}
-    finally:
-        if is_pg:
-            pg.drop_database(database_url)
-
-
-def _until(check: Any, what: str, seconds: float = 30) -> Any:
-    """Poll `check` until it returns something truthy (a generous deadline, no fixed sleep)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"never: {what}")
+    yield from e2e_server(tmp_path_factory, "e2e-leave",
+                          {"RUMMY_ABANDON_SECONDS": str(ABANDON_SECONDS)})
 
 
 def _table(page: Any) -> None:
@@ -93,6 +72,7 @@ def test_leave_and_resign_at_the_table_then_the_abandoned_table_closes(
     expect(dialog).to_contain_text("You give up the match for good")
     expect(dialog).to_contain_text(f"Your {BUY_IN} chips at the table stay with the seat")
     assert_accessible(ann)
+    screenshot(ann, ("phone-" if phone else "") + "resign.png")
     dialog.locator("[data-testid=exit-confirm]").click()
     expect(ann.locator("[data-testid=host-room]")).to_be_visible()
     expect(ben.locator("[data-testid=stand-in-0]")).to_have_text("stand-in", timeout=WAIT)
@@ -107,7 +87,7 @@ def test_leave_and_resign_at_the_table_then_the_abandoned_table_closes(
     ben.click("[data-testid=exit-confirm]")
     expect(ben.locator("[data-testid=host-room]")).to_be_visible()
     expect(ben.locator(f"tr[data-room='{room_id}']")).to_have_count(0, timeout=WAIT)
-    _until(lambda: api(server, "GET", f"/api/rooms/{room_id}", ben_token)["status"] == "closed",
+    wait_until(lambda: api(server, "GET", f"/api/rooms/{room_id}", ben_token)["status"] == "closed",
            "the abandoned table closed")
     for token in (ann_token, ben_token):
         me = api(server, "GET", "/api/me", token)

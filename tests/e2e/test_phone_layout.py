@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from .conftest import PHONE, assert_accessible, full_pack, stock_for
+from .conftest import PHONE, assert_accessible, full_pack, screenshot, stock_for
 from .test_phone import targets_big_enough
 
 HAND = "[data-testid=hand] button.card"
@@ -191,6 +191,7 @@ def test_the_whole_table_in_one_phone_screen_at_four_players(new_page: Any,
     stage_a_group(page)
     all_in_view(page, [*TABLE_PARTS, "[data-testid=groups]"])
     assert_accessible(page)
+    screenshot(page, "phone-table-four.png")
 
 
 def test_six_players_sit_as_compact_seats_with_their_last_move(new_page: Any,
