@@ -565,7 +565,8 @@ async def test_a_reconnecting_client_gets_recent_chat_and_events_also_after_a_re
         text = f"line {i} from {name}"
         await client.send({"type": "chat", "text": text})
         lines.append({"seat": seat, "name": name, "text": text})
-        await asyncio.sleep(0.03)
+        # Two sockets keep no order between them: the next line goes once this one is back.
+        await client.wait_for(lambda m, text=text: m["type"] == "chat" and m["text"] == text)
     await a.wait_for(lambda m: m["type"] == "chat" and m["text"] == lines[-1]["text"])
 
     await b.close()

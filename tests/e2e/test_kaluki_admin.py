@@ -155,8 +155,11 @@ def test_wild_card_designation_prompt(new_page: Any, server: dict[str, Any]) -> 
     token = sign_in_as_guest(page, "Wilda")
     room = api(server, "POST", "/api/rooms", token,
                {"game": "kaluki", "seats": 2, "deals": [WILD_DEAL]})
+    # The computer player is seated through the API (the waiting room's button has tests of its
+    # own): this test is about the wild card's designation.
+    api(server, "POST", f"/api/rooms/{room['id']}/bots", token, {"count": 1})
     page.goto(f"/#/room/{room['id']}")
-    page.click("[data-testid=add-bots]")
+    expect(page.locator("[data-testid=start]")).to_be_enabled()
     page.click("[data-testid=start]")
     expect(page.locator("[data-action=draw]")).to_be_enabled()
     page.click("[data-action=draw]")
