@@ -216,12 +216,13 @@ async def _play_draw_and_discard(client: WsClient) -> dict[str, Any]:
             await client.ack({"type": "discard",
                               "card": next(c for c in view["hand"] if c != taken)})
             continue
+        # The state the draw made, looked for after this turn's start (not among older ones).
         after = await client.wait_for(lambda m, s=reply["seq"]: m["type"] == "state"
-                                      and m["seq"] == s)
+                                      and m["seq"] == s, start=index)
         drawn = list(after["view"]["hand"])
         for card in view["hand"]:
             drawn.remove(card)
-        assert len(drawn) == 1
+        assert len(drawn) == 1, (reply, view["hand"], after["view"])
         await client.ack({"type": "discard", "card": drawn[0]})
 
 
