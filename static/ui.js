@@ -114,8 +114,9 @@ document.addEventListener('focusin', (e) => {
 
 /**
  * When the focused control was removed or disabled by a re-render (the browser then moves focus
- * to the body), focus the first of `candidates` (elements or selectors) that can take it.
- * Returns whether focus was moved.
+ * to the body), focus the first of `candidates` (elements or selectors) that can take it,
+ * without scrolling: the page stays where the player left it (focusing a card of a phone's
+ * pinned hand scrolled the page to the hand's place in the flow). Returns whether focus moved.
  */
 export function restoreFocus(candidates) {
   const active = document.activeElement;
@@ -124,7 +125,7 @@ export function restoreFocus(candidates) {
   for (const c of candidates) {
     const el = typeof c === 'string' ? document.querySelector(c) : c;
     if (el && el.isConnected && !el.disabled) {
-      el.focus();
+      el.focus({ preventScroll: true });
       return true;
     }
   }

@@ -37,8 +37,13 @@ WATCH = """(() => {
     return { left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX,
              bottom: r.bottom + scrollY };
   };
+  const onScreen = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  };
   const started = (el) => {
     window.__flights.push({ el, kind: el.dataset.motion, seat: el.dataset.seat, start: box(el),
+      onScreen: onScreen(el),
       seatBox: box(document.querySelector(`[data-testid=seat-${el.dataset.seat}]`)),
       });
   };
@@ -104,6 +109,28 @@ def box_of(page: Any, selector: str) -> dict[str, float]:
                        " right: r.right + scrollX, bottom: r.bottom + scrollY }; }")
 
 
+# Armed before a click: the box on the screen of a card of the hand as the click lands. A
+# flying card is fixed on the screen and starts where its card was seen; the page may scroll
+# under both (the browser keeps the hand in place on the screen as the table above it grows).
+AT_CLICK = """(s) => document.addEventListener('click', () => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  window.__atClick = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+}, { capture: true, once: true })"""
+
+
+def click_from_hand(page: Any, code: str, target: str, dispatch: bool = False) -> dict[str, float]:
+    """Click `target` with card `code` of the hand selected; the card's box on the screen as
+    the click landed."""
+    box_of(page, card(code))  # once it stands still
+    page.evaluate(AT_CLICK, card(code))
+    if dispatch:  # the pinned hand may cover a meld
+        page.locator(target).dispatch_event("click")
+    else:
+        page.click(target)
+    box: dict[str, float] = page.evaluate("window.__atClick")
+    return box
+
+
 def table_waiting_for_start(new_page: Any, server: dict[str, Any], name: str,
                             phone: bool = False, reduced: bool = False) -> tuple[Any, str, str]:
     """A page watching for flights, seated in a hosted room with the computer player, connected
@@ -144,22 +171,19 @@ def test_moves_fly_to_where_they_land(new_page: Any, server: dict[str, Any], pho
     assert overlap(taken["start"], pile) > 0.9, taken
     assert overlap(taken["end"], taken["hand"]) > 0.5, taken
     select(page, "KC", "KH", "KS")
-    king = box_of(page, card("KC"))
-    page.click("[data-action=meld]")
+    king = click_from_hand(page, "KC", "[data-action=meld]")
     melded = flight(page, "meld", 0)
-    assert overlap(melded["start"], king) > 0.9, melded  # from the first king's place
+    assert overlap(melded["onScreen"], king) > 0.9, melded  # from the first king's place
     assert centre_in(melded["end"], melded["meld"]), melded
     select(page, "KD")
-    king = box_of(page, card("KD"))
-    page.locator("[data-testid=meld-0]").dispatch_event("click")  # the pinned hand may cover it
+    king = click_from_hand(page, "KD", "[data-testid=meld-0]", dispatch=True)
     laid = flight(page, "lay_off", 0)
-    assert overlap(laid["start"], king) > 0.9, laid
+    assert overlap(laid["onScreen"], king) > 0.9, laid
     assert centre_in(laid["end"], laid["meld"]), laid
     select(page, "2D")
-    two = box_of(page, card("2D"))
-    page.click("[data-action=discard]")
+    two = click_from_hand(page, "2D", "[data-action=discard]")
     own = flight(page, "discard", 0)
-    assert overlap(own["start"], two) > 0.9, own
+    assert overlap(own["onScreen"], two) > 0.9, own
     assert overlap(own["end"], own["pile"]) > 0.9, own
 
     # The stock's card into the hand; once it is down no flying card is left, and the card it
