@@ -17,12 +17,12 @@ from starlette.types import Receive, Scope, Send
 from app import __version__
 from app.api import admin, auth, edge, games, health, me, players, rooms, ws
 from app.api.outage import add_outage_handlers
-from app.api.relay import Relay
 from app.api.sockets import SocketIndex
 from app.cluster.cluster import Cluster
 from app.cluster.leases import Leases
 from app.cluster.lobby import SharedLobby
 from app.cluster.node import Node
+from app.cluster.relay import Relay
 from app.cluster.store import OwnedStore
 from app.db.session import make_engine, make_sessionmaker
 from app.rooms.errors import RoomError

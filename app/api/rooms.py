@@ -13,13 +13,13 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.bots.registry import DEFAULT_LEVEL
+from app.cluster.relay import Op, Relay
 from app.db.models import Player
 from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 
 from .deps import CurrentPlayer, RegistryDep, http_error
-from .relay import Op, Relay
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 

@@ -19,6 +19,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
+from app.cluster.relay import Link
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.services import outage
@@ -26,7 +27,6 @@ from app.services.accounts import token_hash
 
 from . import messages
 from .deps import player_for_token
-from .relay import Link
 from .sockets import (
     CLOSE_AUTH,
     CLOSE_AUTH_TIMEOUT,

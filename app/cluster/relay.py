@@ -24,17 +24,17 @@ from typing import Any
 
 import orjson
 
-from app.cluster.cluster import Cluster
-from app.cluster.leases import node_of
-from app.cluster.store import NotOwner
+from app.api import messages
+from app.api.sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.services import outage
 from app.services.errors import ServiceError
 from app.services.logwriter import StaleOwner
 
-from . import messages
-from .sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection
+from .cluster import Cluster
+from .leases import node_of
+from .store import NotOwner
 
 log = logging.getLogger(__name__)
 
