@@ -16,13 +16,15 @@ from starlette.types import Receive, Scope, Send
 
 from app import __version__
 from app.api import admin, auth, edge, games, health, me, players, rooms, ws
+from app.api.gateway import LocalGateway
 from app.api.outage import add_outage_handlers
-from app.api.relay import Relay
 from app.api.sockets import SocketIndex
 from app.cluster.cluster import Cluster
+from app.cluster.gateway import ClusterGateway
 from app.cluster.leases import Leases
 from app.cluster.lobby import SharedLobby
 from app.cluster.node import Node
+from app.cluster.relay import Relay
 from app.cluster.store import OwnedStore
 from app.db.session import make_engine, make_sessionmaker
 from app.rooms.errors import RoomError
@@ -63,19 +65,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.throttle = make_throttle(settings)
     app.state.limits = Limits.from_settings(settings)
     app.state.sockets = SocketIndex(settings.max_sockets_per_player)
-    app.state.relay = None
     began = time.perf_counter()
-    if settings.is_cluster:
-        cluster = _cluster(settings, store, timing)
-        app.state.registry = cluster.registry
-        app.state.relay = Relay(cluster, rooms.OPS, ws.serve_message)
-        sockets: SocketIndex = app.state.sockets
-        cluster.node.on("logout", lambda m: sockets.revoke_now(m["h"]))
-        await cluster.start()  # rooms are taken as they are needed, or found without owner
-    else:
-        app.state.registry = RoomRegistry(
-            store, timing, max_waiting_per_host=settings.max_waiting_rooms_per_host)
-        await app.state.registry.restore()
+    gateway = _gateway(settings, store, timing, app.state.sockets)
+    app.state.gateway = gateway
+    app.state.registry = gateway.registry
+    await gateway.start()
     app.state.restore_seconds = round(time.perf_counter() - began, 3)
     # What start-up built (modules, tables, restored rooms) lives as long as the process: out
     # of the collector's sight, a full collection no longer walks it, so it pauses play less.
@@ -84,14 +78,20 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        if app.state.relay is not None:  # hand the rooms over once their log is committed
-            await app.state.relay.cluster.hand_over(log_writer.close())
-            await app.state.relay.cluster.close()
-        else:
-            await app.state.registry.close()
+        await gateway.close(log_writer.close())
         await log_writer.close()  # what the rooms appended is committed before the engine goes
         await app.state.throttle.close()
         await engine.dispose()
+
+
+def _gateway(settings: Settings, store: SqlMatchStore, timing: RoomTiming,
+             sockets: SocketIndex) -> LocalGateway | ClusterGateway:
+    """The one place the deployment is decided: this process alone, or one of several."""
+    if not settings.is_cluster:
+        return LocalGateway(RoomRegistry(
+            store, timing, max_waiting_per_host=settings.max_waiting_rooms_per_host))
+    cluster = _cluster(settings, store, timing)
+    return ClusterGateway(cluster, Relay(cluster, sockets))
 
 
 def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cluster:

@@ -17,7 +17,7 @@ from app.db.models import Player
 from app.services import accounts
 from app.services.throttle import Limit, Throttle, Ticket, TooManyAttempts
 
-from .deps import BearerToken, CurrentPlayer, SessionDep
+from .deps import BearerToken, CurrentPlayer, GatewayDep, SessionDep
 from .sockets import SocketIndex
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
@@ -101,13 +101,12 @@ async def login(body: CredentialsIn, session: SessionDep, request: Request) -> d
 
 @router.post("/logout")
 async def logout(player: CurrentPlayer, token: BearerToken, session: SessionDep,
-                 request: Request) -> dict[str, Any]:
+                 gateway: GatewayDep, request: Request) -> dict[str, Any]:
     """Revoke the token at once: HTTP refuses it from now on, and its sockets are closed (those
     at other processes too: they are told through Redis; the count is of this process's)."""
     async with session.begin():
         await accounts.revoke_token(session, token)
     sockets: SocketIndex = request.app.state.sockets
     closed = await sockets.revoke_token(accounts.token_hash(token))
-    if request.app.state.relay is not None:
-        request.app.state.relay.node.broadcast({"k": "logout", "h": accounts.token_hash(token)})
+    gateway.logged_out(accounts.token_hash(token))
     return {"logged_out": True, "sockets_closed": closed}

@@ -1,5 +1,5 @@
 """Dependencies that load, authorize or 404: ``SessionDep``, ``BearerToken``, ``CurrentPlayer``,
-``AdminPlayer``."""
+``AdminPlayer``, ``RegistryDep``, ``GatewayDep``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Player
 from app.rooms.registry import RoomRegistry
 from app.services import accounts
+
+from .gateway import Gateway
 
 bearer = HTTPBearer(auto_error=False)
 
@@ -31,6 +33,14 @@ def _registry(request: Request) -> RoomRegistry:
 
 
 RegistryDep = Annotated[RoomRegistry, Depends(_registry)]
+
+
+def _gateway(request: Request) -> Gateway:
+    gateway: Gateway = request.app.state.gateway
+    return gateway
+
+
+GatewayDep = Annotated[Gateway, Depends(_gateway)]
 
 
 def http_error(status: int, code: str, message: str) -> HTTPException:

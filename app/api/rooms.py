@@ -14,12 +14,9 @@ from pydantic import BaseModel, Field
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
-from app.rooms.errors import RoomError
-from app.rooms.registry import RoomRegistry
-from app.rooms.room import Room
 
-from .deps import CurrentPlayer, RegistryDep, http_error
-from .relay import Op, Relay
+from .commands import AddBots, Caller, Info, Invite, Join, Leave, Offer, Rematch, Start, room_out
+from .deps import CurrentPlayer, GatewayDep, RegistryDep, http_error
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -47,17 +44,13 @@ class BotsIn(BaseModel):
     level: str = Field(DEFAULT_LEVEL, max_length=32)  # easy, normal or hard
 
 
-def _room_out(room: Room, player_id: str) -> dict[str, Any]:
-    out = room.summary()
-    if player_id == room.record.host_id or room.seat_of(player_id) is not None:
-        out["invite_code"] = room.record.invite_code  # only members see the invite
-    out["your_seat"] = room.seat_of(player_id)
-    return out
+def _caller(player: Player) -> Caller:
+    return Caller(player.id, player.name)
 
 
 @router.post("/rooms")
 async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep,
-                      request: Request) -> dict[str, Any]:
+                      gateway: GatewayDep, request: Request) -> dict[str, Any]:
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
         raise http_error(400, "deals_not_allowed",
                          "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
@@ -65,138 +58,62 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
                                  body.stake, body.buy_in, body.turn_seconds, body.private,
                                  body.deals, body.spectator_chat, body.grace_seconds,
                                  body.rated)
-    relay: Relay | None = request.app.state.relay
-    if relay is not None:
-        await relay.cluster.publish([room])
-    return _room_out(room, player.id)
+    await gateway.announce(room)
+    return room_out(room, player.id)
 
 
 @router.get("/rooms")
-async def lobby(registry: RegistryDep, request: Request) -> dict[str, Any]:
-    relay: Relay | None = request.app.state.relay
-    if relay is not None:
-        return {"rooms": await relay.cluster.lobby.rooms()}
-    return {"rooms": registry.lobby()}
-
-
-# What a caller may do to a room: run here when this process holds the room, else at its owner
-# (several processes, `app.api.relay`). Each takes the room, the player, the player's name and
-# the call's arguments, and returns the answer's body.
-
-async def _info(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    if not room.admits(player_id, args.get("invite")):
-        raise RoomError("no_such_room", f"no room {room.id!r}")
-    return _room_out(room, player_id)
-
-
-async def _invite(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    return {**room.summary(), "invite_code": room.record.invite_code}
-
-
-async def _join(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    await _info(room, player_id, name, args)
-    seat = await room.join(player_id, name)
-    return {"seat": seat, "room": _room_out(room, player_id)}
-
-
-async def _leave(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    await _info(room, player_id, name, {})
-    await room.leave(player_id)
-    return {"left": True}
-
-
-async def _bots(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    await _info(room, player_id, name, {})
-    seats = await room.add_bots(player_id, int(args["count"]), str(args.get("level",
-                                                                          DEFAULT_LEVEL)))
-    return {"seats": seats, "room": _room_out(room, player_id)}
-
-
-async def _start(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    await _info(room, player_id, name, {})
-    await room.start(player_id)
-    return _room_out(room, player_id)
-
-
-async def _rematch(room: Room, player_id: str, name: str, args: dict[str, Any]
-                   ) -> dict[str, Any]:
-    await _info(room, player_id, name, {})
-    return {"settings": room.rematch_settings(player_id), "offered": room.rematch,
-            "chat": room.recent_chat()}
-
-
-async def _offer(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    room.seating.check_host(player_id)
-    return {"offered": room.offer_rematch(str(args["room"]), str(args["invite_code"]))}
-
-
-OPS: dict[str, Op] = {"info": _info, "invite": _invite, "join": _join, "leave": _leave,
-                      "bots": _bots, "start": _start, "rematch": _rematch, "offer": _offer}
-
-
-async def _call(request: Request, room_id: str, op: str, player: Player,
-                args: dict[str, Any]) -> dict[str, Any]:
-    relay: Relay | None = request.app.state.relay
-    if relay is not None:
-        return await relay.call(room_id, op, player.id, player.name, args)
-    registry: RoomRegistry = request.app.state.registry
-    return await OPS[op](registry.get(room_id), player.id, player.name, args)
+async def lobby(gateway: GatewayDep) -> dict[str, Any]:
+    return {"rooms": await gateway.lobby()}
 
 
 @router.get("/rooms/{room_id}")
-async def room_info(room_id: str, player: CurrentPlayer, request: Request,
+async def room_info(room_id: str, player: CurrentPlayer, gateway: GatewayDep,
                     invite: Annotated[str | None, Query(max_length=64)] = None
                     ) -> dict[str, Any]:
-    return await _call(request, room_id, "info", player, {"invite": invite})
+    return await gateway.run(room_id, Info(invite), _caller(player))
 
 
 @router.get("/invites/{code}")
-async def invite(code: str, player: CurrentPlayer, registry: RegistryDep,
-                 request: Request) -> dict[str, Any]:
-    relay: Relay | None = request.app.state.relay
-    if relay is None:
-        room = registry.by_invite(code)
-        return {**room.summary(), "invite_code": code}
-    room_id = await relay.cluster.store.room_by_invite(code)
-    if room_id is None:
-        raise RoomError("no_such_room", "that invite code does not open any room")
-    return await relay.call(room_id, "invite", player.id, player.name, {})
+async def invite(code: str, player: CurrentPlayer, gateway: GatewayDep) -> dict[str, Any]:
+    room_id = await gateway.room_by_invite(code)
+    return await gateway.run(room_id, Invite(), _caller(player))
 
 
 @router.post("/rooms/{room_id}/join")
-async def join(room_id: str, player: CurrentPlayer, request: Request,
+async def join(room_id: str, player: CurrentPlayer, gateway: GatewayDep,
                body: JoinIn | None = None) -> dict[str, Any]:
-    return await _call(request, room_id, "join", player,
-                       {"invite": body.invite if body is not None else None})
+    return await gateway.run(room_id, Join(body.invite if body is not None else None),
+                             _caller(player))
 
 
 @router.post("/rooms/{room_id}/leave")
-async def leave(room_id: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "leave", player, {})
+async def leave(room_id: str, player: CurrentPlayer, gateway: GatewayDep) -> dict[str, Any]:
+    return await gateway.run(room_id, Leave(), _caller(player))
 
 
 @router.post("/rooms/{room_id}/bots")
 async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
-                   request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "bots", player,
-                       {"count": body.count, "level": body.level})
+                   gateway: GatewayDep) -> dict[str, Any]:
+    return await gateway.run(room_id, AddBots(body.count, body.level), _caller(player))
 
 
 @router.post("/rooms/{room_id}/start")
-async def start(room_id: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "start", player, {})
+async def start(room_id: str, player: CurrentPlayer, gateway: GatewayDep) -> dict[str, Any]:
+    return await gateway.run(room_id, Start(), _caller(player))
 
 
 @router.post("/rooms/{room_id}/rematch")
 async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
-                  request: Request) -> dict[str, Any]:
+                  gateway: GatewayDep, request: Request) -> dict[str, Any]:
     """Play again (docs/server.md): the host of a finished match opens a room with the same
     game, options, stake, timers, rating and computer players and the old room's recent chat,
     and its players are invited over their sockets. Asked again, it answers the room already
     offered."""
-    found = await _call(request, room_id, "rematch", player, {})
+    caller = _caller(player)
+    found = await gateway.run(room_id, Rematch(), caller)
     if found["offered"] is not None:
-        return await _call(request, found["offered"]["id"], "info", player, {})
+        return await gateway.run(found["offered"]["id"], Info(), caller)
     s = found["settings"]
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
     room = await registry.create(player.id, player.name, s["game"], s["options"], s["seats"],
@@ -205,12 +122,9 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     for level, count in Counter(s["bots"]).items():
         await room.add_bots(player.id, count, level)
     await room.carry_chat(found["chat"])
-    relay: Relay | None = request.app.state.relay
-    if relay is not None:
-        await relay.cluster.publish([room])
-    offered = await _call(request, room_id, "offer", player,
-                          {"room": room.id, "invite_code": room.record.invite_code})
+    await gateway.announce(room)
+    offered = await gateway.run(room_id, Offer(room.id, room.record.invite_code), caller)
     if offered["offered"]["id"] != room.id:  # another call offered first: that one stands
         await room.leave(player.id)  # and this one closes, deserted
-        return await _call(request, offered["offered"]["id"], "info", player, {})
-    return _room_out(room, player.id)
+        return await gateway.run(offered["offered"]["id"], Info(), caller)
+    return room_out(room, player.id)

@@ -19,14 +19,12 @@ from fastapi import WebSocket, WebSocketDisconnect
 from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
-from app.rooms.errors import RoomError
-from app.rooms.room import Room
 from app.services import outage
 from app.services.accounts import token_hash
 
 from . import messages
 from .deps import player_for_token
-from .relay import Link
+from .gateway import Gateway
 from .sockets import (
     CLOSE_AUTH,
     CLOSE_AUTH_TIMEOUT,
@@ -83,23 +81,25 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
         if authenticated is None:
             return
         conn, invite = authenticated
-        if ws.app.state.relay is not None:
-            await _relayed(ws, room_id, conn, invite)
-            return
-        room = _admitting_room(ws, room_id, conn.player_id, invite)
-        if room is None:  # unknown and private look alike
+        gateway: Gateway = ws.app.state.gateway
+        link = await gateway.attach(room_id, conn, invite)
+        if link is None:  # unknown and private look alike
             await _no_such_room(ws, conn, room_id)
             return
         sockets = _indexed(ws, conn)
-        room.connect(conn)  # queues the current state at once
         try:
             while not conn.closed:  # uvicorn's own receive: no wrapper frame while a socket idles
                 message = await receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                await _serve_one(room, conn, message.get("text") or message.get("bytes") or b"")
+                raw = message.get("text") or message.get("bytes") or b""
+                msg = _admitted(conn, raw)
+                if isinstance(msg, messages.Ping):
+                    conn.send({"type": "pong"})
+                elif msg is not None:
+                    await link.handle(raw, msg)
         finally:
-            room.disconnect(conn)
+            link.close()
             sockets.discard(conn)
             await conn.finish()
     except WebSocketDisconnect:
@@ -113,30 +113,6 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
             code = 1011
         with contextlib.suppress(Exception):
             await ws.close(code=code)
-
-
-async def _relayed(ws: WebSocket, room_id: str, conn: SocketConnection,
-                   invite: str | None) -> None:
-    """Several processes: the room may be here or at another process (`app.api.relay`)."""
-    link = Link(ws.app.state.relay, room_id, conn, invite)
-    if not await link.attach():
-        await _no_such_room(ws, conn, room_id)
-        return
-    sockets = _indexed(ws, conn)
-    try:
-        while not conn.closed:
-            raw = await _receive(ws)
-            msg = _admitted(conn, raw)
-            if isinstance(msg, messages.Ping):
-                conn.send({"type": "pong"})
-            elif msg is not None:
-                await link.handle(raw if isinstance(raw, str) else raw.decode(), msg)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        link.close()
-        sockets.discard(conn)
-        await conn.finish()
 
 
 async def _no_such_room(ws: WebSocket, conn: SocketConnection, room_id: str) -> None:
@@ -158,15 +134,6 @@ async def _until_closed(ws: WebSocket) -> None:
     """Let the queued refusal go out: wait for the client to go (or the close to be sent)."""
     with contextlib.suppress(Exception):
         await asyncio.wait_for(_receive(ws), 5.0)
-
-
-def _admitting_room(ws: WebSocket, room_id: str, player_id: str,
-                    invite: str | None) -> Room | None:
-    try:
-        room: Room = ws.app.state.registry.get(room_id)
-    except RoomError:
-        return None
-    return room if room.admits(player_id, invite) else None
 
 
 async def _receive(ws: WebSocket) -> str | bytes:
@@ -217,38 +184,6 @@ def _admitted(conn: SocketConnection, raw: str | bytes) -> messages.Inbound | No
         conn.send(_rate_limited(client_id))
         return None
     return msg
-
-
-async def _serve_one(room: Room, conn: SocketConnection, raw: str | bytes) -> None:
-    msg = _admitted(conn, raw)
-    if msg is not None:
-        await serve_message(room, conn, msg)
-
-
-async def serve_message(room: Room, conn: Any, msg: messages.Inbound) -> None:
-    """One parsed message on the room (``conn``: a local socket, or a relayed one)."""
-    if isinstance(msg, messages.ActionMessage):
-        conn.send(await room.act(conn.player_id, msg.client_id, msg.action))
-    elif isinstance(msg, messages.Chat):
-        try:
-            await room.chat(conn.player_id, conn.name, msg.text)
-        except RoomError as exc:
-            conn.send(error(exc.code, exc.message))
-    elif isinstance(msg, messages.Seed):
-        try:
-            conn.send(await room.seed(conn.player_id, msg.value))
-        except RoomError as exc:
-            conn.send(error(exc.code, exc.message))
-    elif isinstance(msg, messages.Designations):
-        try:
-            conn.send({"type": "designations", "id": msg.client_id, "cards": msg.cards,
-                       "meld": msg.meld, **room.designations(msg.cards, msg.meld)})
-        except RoomError as exc:
-            conn.send(error(exc.code, exc.message, msg.client_id))
-    elif isinstance(msg, messages.Ping):
-        conn.send({"type": "pong"})
-    else:
-        conn.send(error("already_authenticated", "this connection is already authenticated"))
 
 
 def _rate_limited(client_id: Any) -> dict[str, Any]:

@@ -17,14 +17,13 @@ import os
 import secrets
 import socket
 from collections.abc import Callable
-from typing import Any
 
-import orjson
 from redis.asyncio import Redis
+
+from . import wire
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[dict[str, Any]], object]
 BATCH = 256  # messages per pipeline
 
 
@@ -34,7 +33,8 @@ class Node:
         self.redis = redis
         self.prefix = prefix
         self.ttl = ttl
-        self._handlers: dict[str, Handler] = {}
+        # Called with every message that arrives, parsed (the relay sets it).
+        self.receive: Callable[[wire.Message], None] = lambda _message: None
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         # Called when the inbox is subscribed again after an outage (messages may be lost).
@@ -51,17 +51,13 @@ class Node:
     def _alive_key(self, node_id: str) -> str:
         return f"{self.prefix}:alive:{node_id}"
 
-    def on(self, kind: str, handler: Handler) -> None:
-        """Call ``handler`` with every message of this kind (field ``k``) that arrives."""
-        self._handlers[kind] = handler
-
-    def send(self, node_id: str, message: dict[str, Any]) -> None:
+    def send(self, node_id: str, message: wire.Message) -> None:
         """Queue a message to a process; never waits (and is lost if Redis is unreachable)."""
-        self._outbox.put_nowait((self.channel(node_id), orjson.dumps(message)))
+        self._outbox.put_nowait((self.channel(node_id), wire.write(message)))
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: wire.Message) -> None:
         """Queue a message to every process, this one included."""
-        self._outbox.put_nowait((self.everyone, orjson.dumps(message)))
+        self._outbox.put_nowait((self.everyone, wire.write(message)))
 
     async def start(self) -> None:
         await self.beat()
@@ -114,10 +110,7 @@ class Node:
 
     def _dispatch(self, data: bytes) -> None:
         try:
-            message = orjson.loads(data)
-            handler = self._handlers.get(message.get("k"))
-            if handler is not None:
-                handler(message)
+            self.receive(wire.parse(data))
         except Exception:
             log.exception("cluster inbox: a message could not be handled")
 

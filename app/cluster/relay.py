@@ -9,7 +9,7 @@ attaches to the new owner, which sends the full state, and sends again the actio
 for their reply: a repeated id is answered as before, never applied twice.
 
 HTTP calls that change a room (`Relay.call`) run at the owner the same way, as a request and a
-reply through the inboxes.
+reply through the inboxes. What travels is `app.cluster.wire`'s typed messages.
 """
 
 from __future__ import annotations
@@ -19,46 +19,63 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
 
-from app.cluster.cluster import Cluster
-from app.cluster.leases import node_of
-from app.cluster.store import NotOwner
+from app.api import messages
+from app.api.commands import Caller, Command
+from app.api.gateway import serve
+from app.api.sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection, SocketIndex
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.services import outage
 from app.services.errors import ServiceError
 from app.services.logwriter import StaleOwner
 
-from . import messages
-from .sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection
+from . import wire
+from .cluster import Cluster
+from .leases import node_of
+from .store import NotOwner
 
 log = logging.getLogger(__name__)
 
-Op = Callable[[Room, str, str, dict[str, Any]], Awaitable[dict[str, Any]]]
 CALL_TIMEOUT = 10.0
 MOVE_TIMEOUT = 30.0
-Serve = Callable[[Room, Any, Any], Awaitable[None]]
 
 
 class Relay:
-    def __init__(self, cluster: Cluster, ops: dict[str, Op], serve: Serve) -> None:
+    def __init__(self, cluster: Cluster, sockets: SocketIndex) -> None:
         self.cluster = cluster
         self.node = cluster.node
-        self.ops = ops
-        self.serve = serve
+        self.sockets = sockets
         self.links: dict[str, Link] = {}
         self.remotes: dict[tuple[str, str], RemoteConnection] = {}
-        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.calls: dict[str, asyncio.Future[wire.Ret]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        for kind, handler in (("open", self._open), ("in", self._in), ("bye", self._bye),
-                              ("out", self._out), ("moved", self._moved), ("gone", self._gone),
-                              ("call", self._call), ("ret", self._ret)):
-            self.node.on(kind, handler)
+        self.node.receive = self._receive
         self.node.reconnected = self._reconnected
+
+    def _receive(self, m: wire.Message) -> None:
+        match m:
+            case wire.Open():
+                self._open(m)
+            case wire.In():
+                self._in(m)
+            case wire.Bye():
+                self._bye(m)
+            case wire.Call():
+                self._call(m)
+            case wire.Out():
+                self._out(m)
+            case wire.Moved():
+                self._moved(m)
+            case wire.Gone():
+                self._gone(m)
+            case wire.Ret():
+                self._ret(m)
+            case wire.Logout():
+                self.sockets.revoke_now(m.token_hash)
 
     def owned(self, room_id: str) -> Room | None:
         room = self.cluster.registry.rooms.get(room_id)
@@ -66,11 +83,11 @@ class Relay:
 
     # --- at the owner ---------------------------------------------------------------------
 
-    def _open(self, m: dict[str, Any]) -> None:
-        old = self.remotes.pop((m["f"], m["c"]), None)
+    def _open(self, m: wire.Open) -> None:
+        old = self.remotes.pop((m.origin, m.link), None)
         if old is not None:
             old.close()
-        self.remotes[(m["f"], m["c"])] = RemoteConnection(self, m)
+        self.remotes[(m.origin, m.link)] = RemoteConnection(self, m)
 
     def _reconnected(self) -> None:
         """This process's inbox was cut off for a while and messages may have been lost: every
@@ -78,89 +95,88 @@ class Relay:
         for link in list(self.links.values()):
             link.moved()
 
-    def _in(self, m: dict[str, Any]) -> None:
-        conn = self.remotes.get((m["f"], m["c"]))
+    def _in(self, m: wire.In) -> None:
+        conn = self.remotes.get((m.origin, m.link))
         if conn is None:
-            self.node.send(m["f"], {"k": "moved", "c": m["c"]})
+            self.node.send(m.origin, wire.Moved(m.link))
         else:
-            conn.inbox.put_nowait(m["m"])
+            conn.inbox.put_nowait(m.text)
 
-    def _bye(self, m: dict[str, Any]) -> None:
-        conn = self.remotes.pop((m["f"], m["c"]), None)
+    def _bye(self, m: wire.Bye) -> None:
+        conn = self.remotes.pop((m.origin, m.link), None)
         if conn is not None:
             conn.close()
 
-    def _call(self, m: dict[str, Any]) -> None:
+    def _call(self, m: wire.Call) -> None:
         task = asyncio.create_task(self._answer(m))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _answer(self, m: dict[str, Any]) -> None:
-        room = await self.cluster.ready(m["r"])
+    async def _answer(self, m: wire.Call) -> None:
+        room = await self.cluster.ready(m.room)
         if room is None:
-            self.node.send(m["f"], {"k": "ret", "q": m["q"], "moved": True})
+            self.node.send(m.origin, wire.Ret(m.query, moved=True))
             return
         try:
-            value = await self._run(room, m["op"], m["p"], m["n"], m["a"])
-            reply: dict[str, Any] = {"k": "ret", "q": m["q"], "v": value}
+            reply = wire.Ret(m.query, value=await self._run(room, m.command, m.caller))
         except (StaleOwner, NotOwner):
-            reply = {"k": "ret", "q": m["q"], "moved": True}
-        except (RoomError, ServiceError) as exc:
-            reply = {"k": "ret", "q": m["q"], "e": [exc.code, getattr(exc, "message", str(exc))]}
+            reply = wire.Ret(m.query, moved=True)
+        except RoomError as exc:
+            reply = wire.Ret(m.query, refusal=wire.Refusal(exc.code, exc.message, exc.fields))
+        except ServiceError as exc:
+            reply = wire.Ret(m.query, refusal=wire.Refusal(exc.code, exc.message))
         except Exception as exc:
             if not outage.is_storage_outage(exc):
-                log.exception("room %s: %s failed", m["r"], m["op"])
-            reply = {"k": "ret", "q": m["q"], "e": [outage.CODE, outage.MESSAGE]}
-        self.node.send(m["f"], reply)
+                log.exception("room %s: %s failed", m.room, m.command.op)
+            reply = wire.Ret(m.query, refusal=wire.Refusal(outage.CODE, outage.MESSAGE))
+        self.node.send(m.origin, reply)
 
-    async def _run(self, room: Room, op: str, player_id: str, name: str,
-                   args: dict[str, Any]) -> dict[str, Any]:
-        value = await self.ops[op](room, player_id, name, args)
+    async def _run(self, room: Room, command: Command, caller: Caller) -> dict[str, Any]:
+        value = await command.run(room, caller)
         await self.cluster.publish([room])
         return value
 
     # --- at the socket's (or the caller's) process ----------------------------------------
 
-    def _out(self, m: dict[str, Any]) -> None:
-        link = self.links.get(m["c"])
+    def _out(self, m: wire.Out) -> None:
+        link = self.links.get(m.link)
         # Only from the owner the link is attached to: a former owner that has not yet noticed
         # it lost the room may still be sending.
-        if link is not None and link.owner is not None and node_of(link.owner) == m["f"]:
-            link.deliver(m["t"])
+        if link is not None and link.owner is not None and node_of(link.owner) == m.origin:
+            link.deliver(m.text)
 
-    def _moved(self, m: dict[str, Any]) -> None:
-        link = self.links.get(m["c"])
+    def _moved(self, m: wire.Moved) -> None:
+        link = self.links.get(m.link)
         if link is not None:
             link.moved()
 
-    def _gone(self, m: dict[str, Any]) -> None:
-        link = self.links.get(m["c"])
+    def _gone(self, m: wire.Gone) -> None:
+        link = self.links.get(m.link)
         if link is not None:
-            link.conn.refuse(m["code"], m["message"], CLOSE_NO_ROOM)
+            link.conn.refuse(m.code, m.message, CLOSE_NO_ROOM)
 
-    def _ret(self, m: dict[str, Any]) -> None:
-        future = self.calls.get(m["q"])
+    def _ret(self, m: wire.Ret) -> None:
+        future = self.calls.get(m.query)
         if future is not None and not future.done():
             future.set_result(m)
 
-    async def call(self, room_id: str, op: str, player_id: str, name: str,
-                   args: dict[str, Any]) -> dict[str, Any]:
-        """Run ``op`` on the room at its owner, here or at another process."""
+    async def call(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
+        """Run ``command`` on the room at its owner, here or at another process."""
         for _ in range(10):
             target = await self.cluster.locate(room_id)
             if target is None:
                 raise RoomError("no_such_room", f"no room {room_id!r}")
             if isinstance(target, Room):
                 try:
-                    return await self._run(target, op, player_id, name, args)
+                    return await self._run(target, command, caller)
                 except (StaleOwner, NotOwner):  # the room left this process: find it again
                     await asyncio.sleep(0.1)
                     continue
             query = secrets.token_hex(8)
-            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            future: asyncio.Future[wire.Ret] = asyncio.get_running_loop().create_future()
             self.calls[query] = future
-            self.node.send(node_of(target), {"k": "call", "q": query, "f": self.node.id, "op": op,
-                                    "r": room_id, "p": player_id, "n": name, "a": args})
+            self.node.send(node_of(target), wire.Call(query, self.node.id, room_id, caller,
+                                                      command))
             try:
                 answer = await asyncio.wait_for(future, CALL_TIMEOUT)
             except TimeoutError:
@@ -168,12 +184,13 @@ class Relay:
                                 ) from None
             finally:
                 self.calls.pop(query, None)
-            if answer.get("moved"):
+            if answer.moved:
                 await asyncio.sleep(0.1)
                 continue
-            if "e" in answer:
-                raise RoomError(*answer["e"])
-            return dict(answer["v"])
+            if answer.refusal is not None:
+                refusal = answer.refusal
+                raise RoomError(refusal.code, refusal.message, refusal.fields)
+            return answer.value or {}
         raise RoomError("try_again", "the room is changing hands; try again in a moment")
 
 
@@ -182,21 +199,20 @@ class RemoteConnection:
     from the moment its ``open`` arrives and are served in order once the room is here (a
     takeover in progress is waited for)."""
 
-    def __init__(self, relay: Relay, opened: dict[str, Any]) -> None:
+    def __init__(self, relay: Relay, opened: wire.Open) -> None:
         self.relay = relay
-        self.room_id: str = opened["r"]
-        self.proxy: str = opened["f"]
-        self.link_id: str = opened["c"]
-        self.player_id: str = opened["p"]
-        self.name: str = opened["n"]
-        self.invite: str | None = opened.get("i")
+        self.room_id = opened.room
+        self.proxy = opened.origin
+        self.link_id = opened.link
+        self.player_id = opened.player
+        self.name = opened.name
+        self.invite = opened.invite
         self.room: Room | None = None
         self.inbox: asyncio.Queue[str] = asyncio.Queue()
         self._task = asyncio.create_task(self._serve())
 
     def push(self, text: str) -> None:
-        self.relay.node.send(self.proxy, {"k": "out", "c": self.link_id, "f": self.relay.node.id,
-                                          "t": text})
+        self.relay.node.send(self.proxy, wire.Out(self.link_id, self.relay.node.id, text))
 
     def send(self, message: dict[str, Any]) -> None:
         self.push(orjson.dumps(message).decode())
@@ -207,9 +223,9 @@ class RemoteConnection:
         room = await self.relay.cluster.ready(self.room_id)
         if room is None or not room.admits(self.player_id, self.invite):
             self.relay.remotes.pop((self.proxy, self.link_id), None)
-            self.relay.node.send(self.proxy, {"k": "moved", "c": self.link_id} if room is None
-                                 else {"k": "gone", "c": self.link_id, "code": "no_such_room",
-                                       "message": f"no room {self.room_id[:40]!r}"})
+            self.relay.node.send(self.proxy, wire.Moved(self.link_id) if room is None
+                                 else wire.Gone(self.link_id, "no_such_room",
+                                                f"no room {self.room_id[:40]!r}"))
             return
         self.room = room
         self.relay.cluster.attach(room.id, self)
@@ -222,18 +238,13 @@ class RemoteConnection:
             except messages.BadMessage as exc:
                 self.send(exc.reply())
                 continue
-            if not isinstance(msg, messages.ActionMessage):
-                await self.relay.serve(room, self, msg)
-                continue
-            reply = await room.act(self.player_id, msg.client_id, msg.action)
-            if self.relay.owned(room.id) is not room:
+            if not await serve(room, self, msg, lambda: self.relay.owned(room.id) is room):
                 self.moved()  # refused because the room left us: its new owner will answer
                 return
-            self.send(reply)
 
     def moved(self) -> None:
         """The room left this process: the socket's process finds its new owner."""
-        self.relay.node.send(self.proxy, {"k": "moved", "c": self.link_id})
+        self.relay.node.send(self.proxy, wire.Moved(self.link_id))
         self.relay.remotes.pop((self.proxy, self.link_id), None)
         self.close()
 
@@ -278,30 +289,26 @@ class Link:
         self.owner = target
         self.relay.links[self.id] = self
         self.relay.cluster.watchers.add(self)
-        self.relay.node.send(node_of(target), {"k": "open", "c": self.id, "f": self.relay.node.id,
-                                      "r": self.room_id, "p": self.conn.player_id,
-                                      "n": self.conn.name, "i": self.invite})
+        self.relay.node.send(node_of(target), wire.Open(self.id, self.relay.node.id, self.room_id,
+                                                        self.conn.player_id, self.conn.name,
+                                                        self.invite))
         return True
 
-    async def handle(self, raw: str, msg: Any) -> None:
+    async def handle(self, raw: str | bytes, msg: messages.Inbound) -> None:
         """One message from the socket, parsed and within its rate."""
+        text = raw if isinstance(raw, str) else raw.decode()
         if isinstance(msg, messages.ActionMessage) and msg.client_id is not None:
-            self.pending[msg.client_id] = raw
+            self.pending[msg.client_id] = text
         room = self.room
         if room is None:
             if self.owner is not None:
-                self.relay.node.send(node_of(self.owner), {"k": "in", "c": self.id,
-                                                           "f": self.relay.node.id, "m": raw})
+                self.relay.node.send(node_of(self.owner), wire.In(self.id, self.relay.node.id,
+                                                                  text))
             return  # moving: a pending action goes to the new owner
-        if not isinstance(msg, messages.ActionMessage):
-            await self.relay.serve(room, self.conn, msg)
-            return
-        reply = await room.act(self.conn.player_id, msg.client_id, msg.action)
-        if self.relay.owned(self.room_id) is not room:
+        if not await serve(room, self.conn, msg, lambda: self.relay.owned(self.room_id) is room):
             self.moved()  # refused because the room left us: its new owner will answer
-            return
-        self.pending.pop(msg.client_id, None)
-        self.conn.send(reply)
+        elif isinstance(msg, messages.ActionMessage):
+            self.pending.pop(msg.client_id, None)
 
     def deliver(self, text: str) -> None:
         """A message from the owner for this socket."""
@@ -352,8 +359,7 @@ class Link:
             if self.relay.owned(self.room_id) is room:
                 room.disconnect(self.conn)
         if self.owner is not None:
-            self.relay.node.send(node_of(self.owner), {"k": "bye", "c": self.id,
-                                                       "f": self.relay.node.id})
+            self.relay.node.send(node_of(self.owner), wire.Bye(self.id, self.relay.node.id))
             self.relay.links.pop(self.id, None)
             self.relay.cluster.watchers.discard(self)
             self.owner = None

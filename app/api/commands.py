@@ -1,0 +1,133 @@
+"""What a caller may do to a room over HTTP: one typed command each (PROTOCOL.md §5).
+
+A command is a plain frozen value, so that it runs where the room lives: here, or at the room's
+owner among several processes, where it travels as it is (`app.api.gateway`). Its ``op`` names
+it on that wire. ``run`` takes the room and the caller and returns the answer's body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from app.bots.registry import DEFAULT_LEVEL
+from app.rooms.errors import RoomError
+from app.rooms.room import Room
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The player a command runs for."""
+
+    id: str
+    name: str
+
+
+def room_out(room: Room, player_id: str) -> dict[str, Any]:
+    """The room's summary as this player sees it: only members see the invite code."""
+    out = room.summary()
+    if player_id == room.record.host_id or room.seat_of(player_id) is not None:
+        out["invite_code"] = room.record.invite_code
+    out["your_seat"] = room.seat_of(player_id)
+    return out
+
+
+def _check_admits(room: Room, caller: Caller, invite: str | None = None) -> None:
+    """A private room answers a stranger as a room that does not exist would."""
+    if not room.admits(caller.id, invite):
+        raise RoomError("no_such_room", f"no room {room.id!r}")
+
+
+@dataclass(frozen=True)
+class Info:
+    invite: str | None = None
+    op: Literal["info"] = "info"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        _check_admits(room, caller, self.invite)
+        return room_out(room, caller.id)
+
+
+@dataclass(frozen=True)
+class Invite:
+    """The room an invite code opens (the code was found already)."""
+
+    op: Literal["invite"] = "invite"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        return {**room.summary(), "invite_code": room.record.invite_code}
+
+
+@dataclass(frozen=True)
+class Join:
+    invite: str | None = None
+    op: Literal["join"] = "join"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        _check_admits(room, caller, self.invite)
+        seat = await room.join(caller.id, caller.name)
+        return {"seat": seat, "room": room_out(room, caller.id)}
+
+
+@dataclass(frozen=True)
+class Leave:
+    op: Literal["leave"] = "leave"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        _check_admits(room, caller)
+        await room.leave(caller.id)
+        return {"left": True}
+
+
+@dataclass(frozen=True)
+class AddBots:
+    count: int
+    level: str = DEFAULT_LEVEL
+    op: Literal["bots"] = "bots"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        _check_admits(room, caller)
+        seats = await room.add_bots(caller.id, self.count, self.level)
+        return {"seats": seats, "room": room_out(room, caller.id)}
+
+
+@dataclass(frozen=True)
+class Start:
+    op: Literal["start"] = "start"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        _check_admits(room, caller)
+        await room.start(caller.id)
+        return room_out(room, caller.id)
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """What a rematch needs from the finished room: its settings, the room already offered
+    (or None) and its recent chat."""
+
+    op: Literal["rematch"] = "rematch"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        _check_admits(room, caller)
+        return {"settings": room.rematch_settings(caller.id), "offered": room.rematch,
+                "chat": room.recent_chat()}
+
+
+@dataclass(frozen=True)
+class Offer:
+    """Offer the new room to the finished room's players; answers the offer that stands."""
+
+    room: str
+    invite_code: str
+    op: Literal["offer"] = "offer"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        room.seating.check_host(caller.id)
+        return {"offered": room.offer_rematch(self.room, self.invite_code)}
+
+
+Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | Rematch | Offer,
+                    Field(discriminator="op")]

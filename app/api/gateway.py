@@ -1,0 +1,164 @@
+"""The room gateway: how routes and sockets reach a room, whichever deployment serves it.
+
+`Gateway` is the one interface: run a command on room R, attach a socket to room R, and the few
+things the deployment answers (the lobby, an invite code's room, a logout heard by every
+process, the health check's part). `LocalGateway` serves this process's rooms; the gateway of
+one process among several lives in `app.cluster.gateway`. `app.main` chooses one at start-up;
+nothing else asks which it is.
+
+`serve` is the one place a socket's message is applied to a room and its reply sent, for a
+socket here and for one relayed from another process alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from app.rooms.connections import Connection
+from app.rooms.errors import RoomError
+from app.rooms.registry import RoomRegistry
+from app.rooms.room import Room
+
+from . import messages
+from .commands import Caller, Command
+from .sockets import SocketConnection, error
+
+
+class Client(Connection, Protocol):
+    """A socket as the room serves it: here, or at another process."""
+
+    player_id: str
+    name: str
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+class RoomLink(Protocol):
+    """A socket attached to its room, wherever the room lives."""
+
+    async def handle(self, raw: str | bytes, msg: messages.Inbound) -> None:
+        """One message from the socket, parsed and within its rate (``raw``: as it came)."""
+
+    def close(self) -> None:
+        """The socket is gone."""
+
+
+class Gateway(Protocol):
+    async def start(self) -> None:
+        """Before serving: rebuild or find the live rooms."""
+
+    async def run(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
+        """Run ``command`` on the room and return the answer's body; a refusal raises."""
+
+    async def attach(self, room_id: str, conn: SocketConnection,
+                     invite: str | None) -> RoomLink | None:
+        """Connect the socket to the room (which sends it the state); None if there is no
+        such room for this player. A refusal that comes later closes the socket itself."""
+
+    async def room_by_invite(self, code: str) -> str:
+        """The id of the open room this invite code opens; ``no_such_room`` if none."""
+
+    async def announce(self, room: Room) -> None:
+        """A room was made or changed here outside a command (creation, a rematch's room)."""
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The listed rooms' summaries, newest first."""
+
+    def logged_out(self, token_hash: str) -> None:
+        """A token was revoked here (its sockets here are closed already): tell the rest."""
+
+    def health(self) -> dict[str, Any]:
+        """What the deployment adds to the health check."""
+
+    async def close(self, flush: Awaitable[None]) -> None:
+        """Stop the rooms, and let the log writer commit what they appended (``flush``)."""
+
+
+def _always() -> bool:
+    return True
+
+
+async def serve(room: Room, conn: Client, msg: messages.Inbound,
+                held: Callable[[], bool] = _always) -> bool:
+    """Apply one parsed message to the room and send its reply. ``held`` says whether the
+    room is still this process's once an action has run: if it is not, the action was refused
+    because the room left, so no reply is sent (the new owner answers it) and False is
+    returned."""
+    if isinstance(msg, messages.ActionMessage):
+        reply = await room.act(conn.player_id, msg.client_id, msg.action)
+        if not held():
+            return False
+        conn.send(reply)
+        return True
+    try:
+        if isinstance(msg, messages.Chat):
+            await room.chat(conn.player_id, conn.name, msg.text)
+        elif isinstance(msg, messages.Seed):
+            conn.send(await room.seed(conn.player_id, msg.value))
+        elif isinstance(msg, messages.Designations):
+            conn.send({"type": "designations", "id": msg.client_id, "cards": msg.cards,
+                       "meld": msg.meld, **room.designations(msg.cards, msg.meld)})
+        else:
+            conn.send(error("already_authenticated", "this connection is already authenticated"))
+    except RoomError as exc:
+        client_id = msg.client_id if isinstance(msg, messages.Designations) else None
+        conn.send(error(exc.code, exc.message, client_id))
+    return True
+
+
+class LocalLink:
+    """A socket attached to a room of this process."""
+
+    def __init__(self, room: Room, conn: SocketConnection) -> None:
+        self.room = room
+        self.conn = conn
+
+    async def handle(self, raw: str | bytes, msg: messages.Inbound) -> None:
+        await serve(self.room, self.conn, msg)
+
+    def close(self) -> None:
+        self.room.disconnect(self.conn)
+
+
+class LocalGateway:
+    """One process: every room is in this registry."""
+
+    def __init__(self, registry: RoomRegistry) -> None:
+        self.registry = registry
+
+    async def start(self) -> None:
+        await self.registry.restore()
+
+    async def run(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
+        return await command.run(self.registry.get(room_id), caller)
+
+    async def attach(self, room_id: str, conn: SocketConnection,
+                     invite: str | None) -> LocalLink | None:
+        try:
+            room = self.registry.get(room_id)
+        except RoomError:
+            return None
+        if not room.admits(conn.player_id, invite):
+            return None  # unknown and private look alike
+        room.connect(conn)  # queues the current state at once
+        return LocalLink(room, conn)
+
+    async def room_by_invite(self, code: str) -> str:
+        return self.registry.by_invite(code).id
+
+    async def announce(self, room: Room) -> None:
+        """The registry is the lobby: nothing to tell."""
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        return self.registry.lobby()
+
+    def logged_out(self, token_hash: str) -> None:
+        """No other process to tell."""
+
+    def health(self) -> dict[str, Any]:
+        return {}
+
+    async def close(self, flush: Awaitable[None]) -> None:
+        await self.registry.close()
+        await flush

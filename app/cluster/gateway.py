@@ -1,0 +1,58 @@
+"""The room gateway of one process among several (docs/scaling.md): a room is served by the
+process that holds its lease, this one or another reached through the relay; the lobby is the
+shared one in Redis, and a logout is told to every process."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any
+
+from app.api.commands import Caller, Command
+from app.api.sockets import SocketConnection
+from app.rooms.errors import RoomError
+from app.rooms.room import Room
+
+from . import wire
+from .cluster import Cluster
+from .relay import Link, Relay
+
+
+class ClusterGateway:
+    def __init__(self, cluster: Cluster, relay: Relay) -> None:
+        self.cluster = cluster
+        self.relay = relay
+        self.registry = cluster.registry  # the rooms held here, and where new ones are made
+
+    async def start(self) -> None:
+        await self.cluster.start()  # rooms are taken as they are needed, or found without owner
+
+    async def run(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
+        return await self.relay.call(room_id, command, caller)
+
+    async def attach(self, room_id: str, conn: SocketConnection,
+                     invite: str | None) -> Link | None:
+        link = Link(self.relay, room_id, conn, invite)
+        return link if await link.attach() else None
+
+    async def room_by_invite(self, code: str) -> str:
+        room_id = await self.cluster.store.room_by_invite(code)
+        if room_id is None:
+            raise RoomError("no_such_room", "that invite code does not open any room")
+        return room_id
+
+    async def announce(self, room: Room) -> None:
+        await self.cluster.publish([room])
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        return await self.cluster.lobby.rooms()
+
+    def logged_out(self, token_hash: str) -> None:
+        self.cluster.node.broadcast(wire.Logout(token_hash))
+
+    def health(self) -> dict[str, Any]:
+        return {"cluster": self.cluster.health()}
+
+    async def close(self, flush: Awaitable[None]) -> None:
+        """Hand the rooms over once their log is committed."""
+        await self.cluster.hand_over(flush)
+        await self.cluster.close()

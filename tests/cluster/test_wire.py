@@ -1,0 +1,45 @@
+"""The messages between processes: each comes back from its one write and one parse as it was,
+a command inside a call keeps its type, and a refusal keeps its code, message and fields."""
+
+from __future__ import annotations
+
+import pydantic
+import pytest
+
+from app.api.commands import AddBots, Caller, Info, Offer
+from app.cluster import wire
+
+CALLER = Caller("p1", "Ann")
+MESSAGES: list[wire.Message] = [
+    wire.Open("l1", "node-a", "r1", "p1", "Ann", invite="ABC123"),
+    wire.In("l1", "node-a", '{"type":"action","id":7,"action":{"type":"draw_stock"}}'),
+    wire.Bye("l1", "node-a"),
+    wire.Out("l1", "node-b", '{"type":"ack","id":7,"seq":3}'),
+    wire.Moved("l1"),
+    wire.Gone("l1", "no_such_room", "no room 'r1'"),
+    wire.Call("q1", "node-a", "r1", CALLER, AddBots(2, "hard")),
+    wire.Call("q2", "node-a", "r1", CALLER, Offer("r2", "XYZ789")),
+    wire.Call("q3", "node-a", "r1", CALLER, Info()),
+    wire.Ret("q1", value={"seats": [1, 2], "room": {"id": "r1"}}),
+    wire.Ret("q1", moved=True),
+    wire.Logout("ab" * 32),
+]
+
+
+@pytest.mark.parametrize("message", MESSAGES, ids=lambda m: type(m).__name__)
+def test_a_message_round_trips(message: wire.Message) -> None:
+    assert wire.parse(wire.write(message)) == message
+
+
+def test_a_refusal_travels_whole() -> None:
+    refusal = wire.Refusal("options_conflict", "those options do not go together",
+                           {"options": ["declare", "knock"]})
+    back = wire.parse(wire.write(wire.Ret("q1", refusal=refusal)))
+    assert isinstance(back, wire.Ret)
+    assert back.refusal == refusal
+
+
+def test_anything_else_is_refused() -> None:
+    for data in (b'{"k":"nope"}', b'{"k":"in","link":"l1"}', b"[]", b"not json"):
+        with pytest.raises(pydantic.ValidationError):
+            wire.parse(data)
