@@ -17,6 +17,7 @@ from app.db.models import Player
 from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
+from app.services.room_settings import RoomSettings
 
 from .deps import CurrentPlayer, RegistryDep, http_error
 from .relay import Op, Relay
@@ -36,6 +37,10 @@ class RoomIn(BaseModel):
     spectator_chat: bool = False
     rated: bool = False  # ratings change after the match; people only, no computer players
     deals: list[dict[str, Any]] | None = None
+
+    def settings(self) -> RoomSettings:
+        """The body as the room's settings (validated there: ``bad_stake``, ``bad_options``…)."""
+        return RoomSettings(**self.model_dump())
 
 
 class JoinIn(BaseModel):
@@ -61,10 +66,7 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
         raise http_error(400, "deals_not_allowed",
                          "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
-    room = await registry.create(player.id, player.name, body.game, body.options, body.seats,
-                                 body.stake, body.buy_in, body.turn_seconds, body.private,
-                                 body.deals, body.spectator_chat, body.grace_seconds,
-                                 body.rated)
+    room = await registry.create(player.id, player.name, body.settings())
     relay: Relay | None = request.app.state.relay
     if relay is not None:
         await relay.cluster.publish([room])
@@ -199,9 +201,8 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
         return await _call(request, found["offered"]["id"], "info", player, {})
     s = found["settings"]
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
-    room = await registry.create(player.id, player.name, s["game"], s["options"], s["seats"],
-                                 s["stake"], s["buy_in"], s["turn_seconds"], s["private"],
-                                 deals, s["spectator_chat"], s["grace_seconds"], s["rated"])
+    room = await registry.create(player.id, player.name,
+                                 RoomSettings.from_json({**s, "deals": deals}))
     for level, count in Counter(s["bots"]).items():
         await room.add_bots(player.id, count, level)
     await room.carry_chat(found["chat"])

@@ -23,7 +23,6 @@ from app.engine.actions import Action, parse_action
 from app.engine.cards import parse_code
 from app.engine.designate import could_meld, designations, open_wilds
 from app.engine.errors import RuleError
-from app.engine.games import match_rules
 from app.engine.state import Phase
 from app.engine.views import player_view, redact_events, seat_part, seat_view, table_view
 from app.services import outage
@@ -46,7 +45,7 @@ ClientId = str | int | None
 class Room:
     def __init__(self, record: RoomRecord, store: MatchStore, timing: RoomTiming) -> None:
         self.record = record
-        self.rules = match_rules(record.game, record.options, record.seats)
+        self.rules = record.settings.rules
         self.store = store
         self.timing = timing
         self.lock = asyncio.Lock()
@@ -55,7 +54,7 @@ class Room:
         self.connections = ConnectionSet()
         self.supervisor = Supervisor(record.id)
         self.scheduler = Scheduler(self, self.seating, self.connections, timing,
-                                   record.grace_seconds, self.supervisor)
+                                   record.settings, self.supervisor)
         self.window_deadline = 0.0
         self._bots: dict[int, Any] = {}
         self.rematch: dict[str, str] | None = None  # the next room offered: id, invite code
@@ -78,11 +77,7 @@ class Room:
         """The room as the lobby and the table header show it."""
         r = self.record
         return {
-            "id": r.id, "host_id": r.host_id, "game": r.game, "options": r.options,
-            "seats": r.seats, "stake": r.stake, "buy_in": r.buy_in,
-            "turn_seconds": r.turn_seconds, "grace_seconds": r.grace_seconds,
-            "private": r.private, "spectator_chat": r.spectator_chat, "rated": r.rated,
-            "status": r.status,
+            "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
             "match_id": r.match_id, "players": self._players(),
             "taken": len(r.taken),
             "rematch": self.rematch["id"] if self.rematch is not None else None,
@@ -94,7 +89,7 @@ class Room:
         players = self.seating.players()
         if self.record.status != "playing":
             return players
-        why = self.scheduler.stand_ins(self.record.seats, self.record.turn_seconds)
+        why = self.scheduler.stand_ins(self.record.settings.seats)
         return [p if p is None or p["player_id"] is None else {**p, "stand_in": why[p["seat"]]}
                 for p in players]
 
@@ -103,7 +98,7 @@ class Room:
         person at the table, connected and not away (a match nobody is at is not shown as
         playing)."""
         r = self.record
-        return not r.private and (r.status == "waiting"
+        return not r.settings.private and (r.status == "waiting"
                                   or (r.status == "playing" and self.scheduler.attended()))
 
     def stalled(self) -> bool:
@@ -145,13 +140,9 @@ class Room:
         self.seating.check_host(player_id)
         if self.record.status != "closed" or self.record.match_id is None:
             raise RoomError("match_not_over", "a rematch is offered once the match is over")
-        r = self.record
         bots = [level_of(s.bot) or DEFAULT_LEVEL for s in self.seating.seats
                 if s is not None and s.bot and not s.player_id]  # their levels
-        return {"game": r.game, "options": r.options, "seats": r.seats, "stake": r.stake,
-                "buy_in": r.buy_in, "turn_seconds": r.turn_seconds, "private": r.private,
-                "spectator_chat": r.spectator_chat, "grace_seconds": r.grace_seconds,
-                "deals": r.deals, "bots": bots, "rated": r.rated}
+        return {**self.record.settings.to_json(), "bots": bots}
 
     def recent_chat(self) -> list[dict[str, Any]]:
         """The chat lines a rematch room carries over (the last ``RECENT``)."""
@@ -285,11 +276,10 @@ class Room:
         self._push_state(events)
 
     def _replan(self) -> None:
-        self.scheduler.replan(self.runner.state, self.record.status == "playing",
-                              self.record.turn_seconds)
+        self.scheduler.replan(self.runner.state, self.record.status == "playing")
 
     def _mark_absent_players(self) -> None:
-        for seat in range(self.record.seats):
+        for seat in range(self.record.settings.seats):
             player = self.seating.player_at(seat)
             if player is not None and not self.connections.present(player):
                 self.scheduler.gone(seat)
@@ -434,12 +424,12 @@ class Room:
             if host is not None:
                 table["presence"][host] = "connected"
         table["turn_deadline"] = self.scheduler.deadline
-        table["stand_ins"] = self.scheduler.stand_ins(st.players, self.record.turn_seconds)
-        table["stand_in_at"] = self.scheduler.stand_in_at(st.players, self.record.turn_seconds)
+        table["stand_ins"] = self.scheduler.stand_ins(st.players)
+        table["stand_in_at"] = self.scheduler.stand_in_at(st.players)
         table.update(self.runner.deal_info())
-        if st.game_over and self.record.rated:
+        if st.game_over and self.record.settings.rated:
             table["rating_changes"] = self.runner.rating_changes
-        if self.record.stake:
+        if self.record.settings.stake:
             table["settled"] = self.runner.settled  # the chips each stored hand moved
         return table
 
@@ -476,7 +466,7 @@ class Room:
         """Store the line, then queue it to every connection. Spectators may chat only where the
         host allowed it; a line that cannot be stored is refused (``storage_unavailable``)."""
         seat = self.seating.acting_seat(player_id)
-        if seat is None and not self.record.spectator_chat:
+        if seat is None and not self.record.settings.spectator_chat:
             raise RoomError("spectators_cannot_chat",
                             "only seated players may chat in this room (the host did not "
                             "allow spectators to chat)")
@@ -497,7 +487,7 @@ class Room:
 
     def restore(self, live: LiveMatch) -> None:
         """Rebuild the match from its log after a restart (no connection is open yet)."""
-        owners = {seat: player for seat in range(self.record.seats)
+        owners = {seat: player for seat in range(self.record.settings.seats)
                   if (player := self.seating.player_at(seat)) is not None}
         self.connections.remember(self.runner.restore(live, owners))
         self.connections.chat.extend(live.chat)
