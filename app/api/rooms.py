@@ -124,7 +124,7 @@ async def _rematch(room: Room, player_id: str, name: str, args: dict[str, Any]
                    ) -> dict[str, Any]:
     await _info(room, player_id, name, {})
     return {"settings": room.rematch_settings(player_id), "offered": room.rematch,
-            "chat": room.recent_chat()}
+            "chat": room.chat_log.recent()}
 
 
 async def _offer(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -205,7 +205,7 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
                                  RoomSettings.from_json({**s, "deals": deals}))
     for level, count in Counter(s["bots"]).items():
         await room.add_bots(player.id, count, level)
-    await room.carry_chat(found["chat"])
+    await room.chat_log.carry(found["chat"])
     relay: Relay | None = request.app.state.relay
     if relay is not None:
         await relay.cluster.publish([room])
