@@ -13,8 +13,9 @@ SNAKE = re.compile(r"^[a-z]+(_[a-z0-9]+)+$|^[a-z]+$")
 # Where a code is written: the first argument of the error types and reply helpers (the second
 # of the ones that take a status or a client id first), and the `code` of error classes.
 CODE_ARG = {"IllegalAction": 0, "MalformedAction": 0, "InvalidOptions": 0, "InvalidDeal": 0,
-            "InvalidSeed": 0, "RuleError": 0, "RoomError": 0, "BadMessage": 0, "refuse": 0,
-            "refusal": 0, "error": 0, "http_error": 1, "error_reply": 1}
+            "InvalidSeed": 0, "RuleError": 0, "RoomError": 0, "InvalidSettings": 0,
+            "BadMessage": 0, "refuse": 0, "refusal": 0, "error": 0, "http_error": 1,
+            "error_reply": 1}
 # Codes the browser client makes itself (static/api.js, static/table.js).
 CLIENT_CODES = {"network_error", "not_connected", "connection_lost", "invalid_input"}
 RULE_ID = re.compile(r"\b[A-Z]{2,}-[A-Z0-9]+(-\d+)?\b")

@@ -113,7 +113,7 @@ class Rematch:
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         _check_admits(room, caller)
         return {"settings": room.rematch_settings(caller.id), "offered": room.rematch,
-                "chat": room.recent_chat()}
+                "chat": room.chat_log.recent()}
 
 
 @dataclass(frozen=True)

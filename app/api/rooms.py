@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
+from app.services.room_settings import RoomSettings
 
 from .commands import AddBots, Caller, Info, Invite, Join, Leave, Offer, Rematch, Start, room_out
 from .deps import CurrentPlayer, GatewayDep, RegistryDep, http_error
@@ -33,6 +34,10 @@ class RoomIn(BaseModel):
     spectator_chat: bool = False
     rated: bool = False  # ratings change after the match; people only, no computer players
     deals: list[dict[str, Any]] | None = None
+
+    def settings(self) -> RoomSettings:
+        """The body as the room's settings (validated there: ``bad_stake``, ``bad_options``…)."""
+        return RoomSettings(**self.model_dump())
 
 
 class JoinIn(BaseModel):
@@ -54,10 +59,7 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
         raise http_error(400, "deals_not_allowed",
                          "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
-    room = await registry.create(player.id, player.name, body.game, body.options, body.seats,
-                                 body.stake, body.buy_in, body.turn_seconds, body.private,
-                                 body.deals, body.spectator_chat, body.grace_seconds,
-                                 body.rated)
+    room = await registry.create(player.id, player.name, body.settings())
     await gateway.announce(room)
     return room_out(room, player.id)
 
@@ -116,12 +118,11 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
         return await gateway.run(found["offered"]["id"], Info(), caller)
     s = found["settings"]
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
-    room = await registry.create(player.id, player.name, s["game"], s["options"], s["seats"],
-                                 s["stake"], s["buy_in"], s["turn_seconds"], s["private"],
-                                 deals, s["spectator_chat"], s["grace_seconds"], s["rated"])
+    room = await registry.create(player.id, player.name,
+                                 RoomSettings.from_json({**s, "deals": deals}))
     for level, count in Counter(s["bots"]).items():
         await room.add_bots(player.id, count, level)
-    await room.carry_chat(found["chat"])
+    await room.chat_log.carry(found["chat"])
     await gateway.announce(room)
     offered = await gateway.run(room_id, Offer(room.id, room.record.invite_code), caller)
     if offered["offered"]["id"] != room.id:  # another call offered first: that one stands

@@ -3,7 +3,7 @@
 A connection only ever *queues* an encoded message (``push``); the transport drains each queue in
 its own task and closes a connection that falls too far behind, so no socket can delay the room
 or another player. Each change is encoded once per seat in use (one text for all spectators).
-The set also keeps the recent events and chat lines a (re)connecting client is given.
+The set also keeps the recent events a (re)connecting client is given.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ class ConnectionSet:
         self._seats: dict[Connection, int | None] = {}
         self._players: Counter[str] = Counter()
         self.events: deque[dict[str, Any]] = deque(maxlen=RECENT)
-        self.chat: deque[dict[str, Any]] = deque(maxlen=RECENT)
 
     def add(self, conn: Connection, seat: int | None) -> bool:
         """Add ``conn``; whether its player was absent until now."""

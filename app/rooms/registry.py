@@ -6,19 +6,13 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.engine.deal import stacked_deal
-from app.engine.errors import InvalidDeal, InvalidOptions, RuleError
-from app.engine.games import match_rules
-from app.engine.rules import GameRules
+from app.services.room_settings import RoomSettings
 
 from .errors import RoomError
 from .room import Room
 from .scheduler import RoomTiming
 from .store import MatchStore, RoomRecord
 
-MAX_TURN_SECONDS = 600
-MAX_STAKE = 1_000_000
-MAX_GRACE_SECONDS = 3600
 DEFAULT_WAITING_ROOMS_PER_HOST = 5
 
 
@@ -34,37 +28,14 @@ class RoomRegistry:
         # Several processes: takes a new room's lease before it is stored (docs/scaling.md).
         self.claim = claim
 
-    async def create(self, host_id: str, host_name: str, game: str, options: dict[str, Any],
-                     seats: int, stake: int, buy_in: int, turn_seconds: int, private: bool,
-                     deals: list[dict[str, Any]] | None = None,
-                     spectator_chat: bool = False, grace_seconds: int = 60,
-                     rated: bool = False) -> Room:
-        """Validate the host's choices with the engine, persist the room, seat the host."""
-        if deals is not None and (stake or buy_in):
-            raise RoomError("deals_not_allowed", "stacked deals are for free play only: a room "
-                            "with a stake or a buy-in is always dealt a fair shuffle")
-        try:
-            rules = match_rules(game, options, seats)
-            if deals is not None:
-                _check_deals(rules, deals)
-        except RuleError as exc:
-            named = exc.options if isinstance(exc, InvalidOptions) and exc.options else None
-            raise RoomError(exc.code, exc.message,
-                            {"options": list(named)} if named else None) from None
-        _check_stake(stake, buy_in)
-        if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
-            raise RoomError("bad_turn_seconds", f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
-        if not 0 <= grace_seconds <= MAX_GRACE_SECONDS:
-            raise RoomError("bad_grace_seconds",
-                            f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
+    async def create(self, host_id: str, host_name: str, settings: RoomSettings) -> Room:
+        """Persist a room with the host's (already validated) settings and seat the host."""
         self._check_waiting_cap(host_id)
         self._opening[host_id] = self._opening.get(host_id, 0) + 1
         try:
             return await self._open(host_id, host_name, RoomRecord(
-                id=secrets.token_hex(8), host_id=host_id, game=game, options=options,
-                seats=seats, stake=stake, buy_in=buy_in, turn_seconds=turn_seconds,
-                private=private, invite_code=secrets.token_urlsafe(9), deals=deals,
-                spectator_chat=spectator_chat, grace_seconds=grace_seconds, rated=rated))
+                id=secrets.token_hex(8), host_id=host_id, settings=settings,
+                invite_code=secrets.token_urlsafe(9)))
         finally:
             self._opening[host_id] -= 1
             if not self._opening[host_id]:
@@ -150,32 +121,3 @@ class RoomRegistry:
         for room in self.rooms.values():
             await room.close()
 
-
-def _check_stake(stake: int, buy_in: int) -> None:
-    """Both 0 to 1,000,000 (`bad_stake`), and a stake only with a buy-in that can pay it
-    (`stake_needs_buy_in`): a hand moves at most the payer's chips at the table (docs/server.md,
-    "Chips"), so at a stake with no buy-in nobody would win or lose anything."""
-    if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
-        raise RoomError("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
-    if stake > 0 and buy_in == 0:
-        raise RoomError("stake_needs_buy_in", f"a stake of {stake} per point needs a buy-in: "
-                        "a hand moves at most the chips a player has at the table, so with "
-                        f"none nothing is won or lost (for example {min(stake * 100, MAX_STAKE)}"
-                        ", enough for 100 points)")
-
-
-def _check_deals(rules: GameRules, deals: list[dict[str, Any]]) -> None:
-    """Stacked deals must be the game's pack dealt the game's way before a room takes them: the
-    first for the first dealer (seat 0, GEN-6), each later one for some dealer (who deals later
-    depends on the play). Raises the engine's ``InvalidDeal``."""
-    for hand_no, deal in enumerate(deals):
-        dealers = [0] if hand_no == 0 else range(rules.players)
-        refusals: list[RuleError] = []
-        for dealer in dealers:
-            try:
-                stacked_deal(rules, dealer, deal)
-                break
-            except RuleError as exc:
-                refusals.append(exc)
-        else:
-            raise InvalidDeal(refusals[0].code, f"deal {hand_no}: {refusals[0].message}")

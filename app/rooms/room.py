@@ -1,8 +1,10 @@
 """One live room: the parts that make it, and the one path by which its match changes.
 
 ``Seating`` (seats, host, who may act), ``MatchRunner`` (engine state, durable log, replies),
-``Scheduler`` (the room's own moves and the turn clock, run by a ``Supervisor``) and
-``ConnectionSet`` (presence, fan-out, recent events and chat). The room holds one lock: every
+``Scheduler`` (the room's own moves and the turn clock, run by a ``Supervisor``),
+``CallWindow`` (how long a Call Rummy window holds the next move), ``StandIns`` (the computer
+players), ``ChatLog`` (stored chat) and ``ConnectionSet`` (presence, fan-out, recent events).
+The room's settings are the record's frozen ``RoomSettings``. The room holds one lock: every
 change is judged, made durable and then shown under it, and after each change the scheduler
 replans and every connection is *queued* its view, so no socket ever holds the room up.
 """
@@ -11,28 +13,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-import time
 from typing import Any
 
 import orjson
 
-from app.bots import make_bot
 from app.bots.registry import DEFAULT_LEVEL, level_of
 from app.engine.actions import Action, parse_action
 from app.engine.cards import parse_code
 from app.engine.designate import could_meld, designations, open_wilds
 from app.engine.errors import RuleError
-from app.engine.games import match_rules
 from app.engine.state import Phase
-from app.engine.views import player_view, redact_events, seat_part, seat_view, table_view
+from app.engine.views import redact_events, seat_part, seat_view, table_view
 from app.services import outage
 
-from .connections import RECENT, Connection, ConnectionSet
+from .call_window import CallWindow
+from .chat_log import ChatLog
+from .connections import Connection, ConnectionSet
 from .errors import RoomError, error_reply
 from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
 from .seating import Seating
+from .stand_ins import StandIns
 from .store import LiveMatch, MatchStore, RoomRecord
 from .supervisor import Supervisor
 from .timeouts import timeout_action
@@ -46,18 +47,17 @@ ClientId = str | int | None
 class Room:
     def __init__(self, record: RoomRecord, store: MatchStore, timing: RoomTiming) -> None:
         self.record = record
-        self.rules = match_rules(record.game, record.options, record.seats)
-        self.store = store
-        self.timing = timing
+        self.rules = record.settings.rules
         self.lock = asyncio.Lock()
         self.seating = Seating(record, store)
         self.runner = MatchRunner(record, self.rules, store)
         self.connections = ConnectionSet()
         self.supervisor = Supervisor(record.id)
         self.scheduler = Scheduler(self, self.seating, self.connections, timing,
-                                   record.grace_seconds, self.supervisor)
-        self.window_deadline = 0.0
-        self._bots: dict[int, Any] = {}
+                                   record.settings, self.supervisor)
+        self.window = CallWindow(timing.call_grace)
+        self.stand_ins = StandIns(record.id, self.seating, self.rules)
+        self.chat_log = ChatLog(record, store)
         self.rematch: dict[str, str] | None = None  # the next room offered: id, invite code
 
     @property
@@ -78,11 +78,7 @@ class Room:
         """The room as the lobby and the table header show it."""
         r = self.record
         return {
-            "id": r.id, "host_id": r.host_id, "game": r.game, "options": r.options,
-            "seats": r.seats, "stake": r.stake, "buy_in": r.buy_in,
-            "turn_seconds": r.turn_seconds, "grace_seconds": r.grace_seconds,
-            "private": r.private, "spectator_chat": r.spectator_chat, "rated": r.rated,
-            "status": r.status,
+            "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
             "match_id": r.match_id, "players": self._players(),
             "taken": len(r.taken),
             "rematch": self.rematch["id"] if self.rematch is not None else None,
@@ -94,7 +90,7 @@ class Room:
         players = self.seating.players()
         if self.record.status != "playing":
             return players
-        why = self.scheduler.stand_ins(self.record.seats, self.record.turn_seconds)
+        why = self.scheduler.stand_ins(self.record.settings.seats)
         return [p if p is None or p["player_id"] is None else {**p, "stand_in": why[p["seat"]]}
                 for p in players]
 
@@ -103,7 +99,7 @@ class Room:
         person at the table, connected and not away (a match nobody is at is not shown as
         playing)."""
         r = self.record
-        return not r.private and (r.status == "waiting"
+        return not r.settings.private and (r.status == "waiting"
                                   or (r.status == "playing" and self.scheduler.attended()))
 
     def stalled(self) -> bool:
@@ -127,7 +123,7 @@ class Room:
     async def leave(self, player_id: str) -> None:
         async with self.lock:
             seat = await self.seating.leave(player_id)
-            self._bots.pop(seat, None)
+            self.stand_ins.forget(seat)
             self.runner.forget_client_seed(seat)
             self.scheduler.acted(seat)  # nothing left to be away from
             self._seats_changed()
@@ -145,26 +141,9 @@ class Room:
         self.seating.check_host(player_id)
         if self.record.status != "closed" or self.record.match_id is None:
             raise RoomError("match_not_over", "a rematch is offered once the match is over")
-        r = self.record
         bots = [level_of(s.bot) or DEFAULT_LEVEL for s in self.seating.seats
                 if s is not None and s.bot and not s.player_id]  # their levels
-        return {"game": r.game, "options": r.options, "seats": r.seats, "stake": r.stake,
-                "buy_in": r.buy_in, "turn_seconds": r.turn_seconds, "private": r.private,
-                "spectator_chat": r.spectator_chat, "grace_seconds": r.grace_seconds,
-                "deals": r.deals, "bots": bots, "rated": r.rated}
-
-    def recent_chat(self) -> list[dict[str, Any]]:
-        """The chat lines a rematch room carries over (the last ``RECENT``)."""
-        return list(self.connections.chat)
-
-    async def carry_chat(self, lines: list[dict[str, Any]]) -> None:
-        """A rematch room starts with the chat of the room it follows: each line stored as
-        this room's (with no seat, since the seats are new), so a restart keeps it too."""
-        for line in lines[-RECENT:]:
-            name, text = str(line["name"]), str(line["text"])
-            await self.store.add_chat(self.record, None, None, None, name, text)
-            self.connections.chat.append({"type": "chat", "seat": None, "name": name,
-                                          "text": text})
+        return {**self.record.settings.to_json(), "bots": bots}
 
     def offer_rematch(self, room_id: str, invite_code: str) -> dict[str, str]:
         """Invite this room's players to the next room (the first offer stands): a ``rematch``
@@ -210,11 +189,11 @@ class Room:
         if was_away:  # back: no stand-in any more, and the presence shows it
             self._replan()
             self._push_state([])
-        if parsed.type != "call_rummy" and self._window_open():
+        if parsed.type != "call_rummy" and self.window.is_open(self.runner.state):
             refusal = self.runner.judge(seat, parsed, key, client_id)
             if refusal is not None:  # refused now, not after the window: it changes nothing
                 return refusal
-            await self._wait_for_call_window()
+            await self.window.wait(self.runner.state)
         async with self.lock:
             if key is not None and (found := self.runner.replies.get(key)) is not None:
                 return found
@@ -264,32 +243,19 @@ class Room:
             except Exception as exc:
                 log.warning("room %s: the hand's result waits for storage: %r", self.id, exc)
 
-    def _window_open(self) -> bool:
-        st = self.runner.state
-        return (st is not None and st.phase is Phase.CALL
-                and self.window_deadline > time.monotonic())
-
-    async def _wait_for_call_window(self) -> None:
-        """Hold a turn's first move while a Call Rummy window is open (OPT-CALL-4)."""
-        delay = self.window_deadline - time.monotonic()
-        if self._window_open() and delay > 0:
-            await asyncio.sleep(delay)
-
     def _changed(self, events: Events) -> None:
         """After a change (under the lock): plan the room's next moves, then show it."""
-        st = self.runner.state
-        if st is not None and st.phase is Phase.CALL and events:
-            self.window_deadline = time.monotonic() + self.timing.call_grace
+        if events:
+            self.window.opened(self.runner.state)
         self._replan()
         self.connections.remember(events)
         self._push_state(events)
 
     def _replan(self) -> None:
-        self.scheduler.replan(self.runner.state, self.record.status == "playing",
-                              self.record.turn_seconds)
+        self.scheduler.replan(self.runner.state, self.record.status == "playing")
 
     def _mark_absent_players(self) -> None:
-        for seat in range(self.record.seats):
+        for seat in range(self.record.settings.seats):
             player = self.seating.player_at(seat)
             if player is not None and not self.connections.present(player):
                 self.scheduler.gone(seat)
@@ -334,9 +300,9 @@ class Room:
         st = self.runner.state
         if st is None or not self._current(seq):
             return
-        call = self._bot(seat).maybe_call(player_view(st, seat), self.rules)
+        call = self.stand_ins.call(st, seat)
         if call is not None:
-            await self._server_apply(seat, seq, parse_action(call), self._played_for(seat, False))
+            await self._server_apply(seat, seq, call, self.stand_ins.played_for(seat, False))
 
     async def server_move(self, seat: int, seq: int, timed_out: bool) -> None:
         """The turn timer's move, or a computer player's (for a bot, a player who is away, or
@@ -349,23 +315,12 @@ class Room:
         if timed_out:
             self.scheduler.timed_out(seat)
         else:
-            try:
-                action = parse_action(self._bot(seat).choose(player_view(st, seat), self.rules))
-            except Exception:
-                log.exception("room %s: computer player failed; playing the timeout move",
-                              self.id)
-        played_for = self._played_for(seat, timed_out)
+            action = self.stand_ins.choose(st, seat, fallback)
+        played_for = self.stand_ins.played_for(seat, timed_out)
         if not await self._server_apply(seat, seq, action, played_for) and action is not fallback:
             log.error("room %s: computer player's move %s refused; playing the timeout move",
                       self.id, action.to_json())
             await self._server_apply(seat, seq, fallback, played_for)
-
-    def _played_for(self, seat: int, timed_out: bool) -> str | None:
-        """How the match log marks a server move for ``seat``: None for a computer player's
-        own seat, else ``timeout`` (the turn timer) or ``stand_in`` (docs/server.md)."""
-        if self.seating.person_at(seat) is None:
-            return None
-        return "timeout" if timed_out else "stand_in"
 
     async def _server_apply(self, seat: int, seq: int, action: Action,
                             played_for: str | None) -> bool:
@@ -390,13 +345,6 @@ class Room:
             log.info("room %s: match %s abandoned", self.id, self.record.match_id)
             self._changed([{"type": "abandoned"}])
 
-    def _bot(self, seat: int) -> Any:
-        if seat not in self._bots:
-            record = self.seating.seats[seat]
-            kind = record.bot if record is not None and record.bot else "sensible"
-            self._bots[seat] = make_bot(kind, secrets.randbits(32))
-        return self._bots[seat]
-
     # --- connections ----------------------------------------------------------------------
 
     def connect(self, conn: Connection) -> None:
@@ -408,7 +356,7 @@ class Room:
             self._replan()
             self._push_state([], skip=conn)  # the others see the presence change
         message = self._state_message(seat, list(self.connections.events))  # seen: no countdown
-        message["chat"] = list(self.connections.chat)
+        message["chat"] = self.chat_log.recent()
         conn.push(_encode(message))
         if self.rematch is not None and seat is not None:
             conn.push(_encode(self._rematch_message()))
@@ -434,12 +382,12 @@ class Room:
             if host is not None:
                 table["presence"][host] = "connected"
         table["turn_deadline"] = self.scheduler.deadline
-        table["stand_ins"] = self.scheduler.stand_ins(st.players, self.record.turn_seconds)
-        table["stand_in_at"] = self.scheduler.stand_in_at(st.players, self.record.turn_seconds)
+        table["stand_ins"] = self.scheduler.stand_ins(st.players)
+        table["stand_in_at"] = self.scheduler.stand_in_at(st.players)
         table.update(self.runner.deal_info())
-        if st.game_over and self.record.rated:
+        if st.game_over and self.record.settings.rated:
             table["rating_changes"] = self.runner.rating_changes
-        if self.record.stake:
+        if self.record.settings.stake:
             table["settled"] = self.runner.settled  # the chips each stored hand moved
         return table
 
@@ -473,41 +421,25 @@ class Room:
         self.connections.push_by_seat(texts, skip)
 
     async def chat(self, player_id: str, name: str, text: str) -> None:
-        """Store the line, then queue it to every connection. Spectators may chat only where the
-        host allowed it; a line that cannot be stored is refused (``storage_unavailable``)."""
-        seat = self.seating.acting_seat(player_id)
-        if seat is None and not self.record.spectator_chat:
-            raise RoomError("spectators_cannot_chat",
-                            "only seated players may chat in this room (the host did not "
-                            "allow spectators to chat)")
-        try:
-            await self.store.add_chat(self.record, self.record.match_id, seat, player_id, name,
-                                      text)
-        except Exception as exc:
-            if not outage.is_storage_outage(exc):
-                raise
-            log.warning("room %s: could not store a chat line: %r", self.id, exc)
-            raise RoomError(outage.CODE, "the chat line could not be stored: " + outage.MESSAGE
-                            ) from None
-        line = {"type": "chat", "seat": seat, "name": name, "text": text}
-        self.connections.chat.append(line)
+        """Store the line (``ChatLog.say``), then queue it to every connection."""
+        line = await self.chat_log.say(self.seating.acting_seat(player_id), player_id, name,
+                                       text)
         self.connections.push_all(_encode(line))
 
     # --- recovery -------------------------------------------------------------------------
 
     def restore(self, live: LiveMatch) -> None:
         """Rebuild the match from its log after a restart (no connection is open yet)."""
-        owners = {seat: player for seat in range(self.record.seats)
+        owners = {seat: player for seat in range(self.record.settings.seats)
                   if (player := self.seating.player_at(seat)) is not None}
         self.connections.remember(self.runner.restore(live, owners))
-        self.connections.chat.extend(live.chat)
+        self.chat_log.lines.extend(live.chat)
 
     def resume(self) -> None:
         """Re-arm the room's moves after :meth:`restore` (needs a running loop); a hand the
         crash left unrecorded is recorded by the first planned job."""
         st = self.runner.state
-        if st is not None and st.phase is Phase.CALL:
-            self.window_deadline = time.monotonic() + self.timing.call_grace
+        self.window.opened(st)
         self._mark_absent_players()
         self._replan()
         if st is not None and st.hand_over:

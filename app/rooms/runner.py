@@ -71,7 +71,7 @@ class MatchRunner:
         self._next_commitment = commitment(self.next_server_seed)
 
     def _next_is_stacked(self) -> bool:
-        deals = self.record.deals
+        deals = self.record.settings.deals
         hand_no = self.state.hand_no + 1 if self.state is not None else 0
         return deals is not None and hand_no < len(deals)
 
@@ -118,7 +118,7 @@ class MatchRunner:
 
     async def start(self) -> None:
         match_id = secrets.token_hex(16)
-        await self.store.start_match(self.record, match_id, self.record.seats)
+        await self.store.start_match(self.record, match_id, self.record.settings.seats)
         self.record.status = "playing"
         self.record.match_id = match_id
         self.state = new_match(self.rules)
@@ -130,7 +130,7 @@ class MatchRunner:
         assert st is not None  # noqa: S101
         dealer = next_dealer(st)
         hand_no = st.hand_no + 1
-        deals = self.record.deals
+        deals = self.record.settings.deals
         seeds = None
         if deals is not None and hand_no < len(deals):
             deal = stacked_deal(self.rules, dealer, deals[hand_no])

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.engine.state import Phase, State
+from app.services.room_settings import RoomSettings
 
 from .connections import ConnectionSet
 from .seating import Seating
@@ -60,12 +61,13 @@ class Driver(Protocol):
 
 class Scheduler:
     def __init__(self, driver: Driver, seating: Seating, connections: ConnectionSet,
-                 timing: RoomTiming, grace_seconds: float, supervisor: Supervisor) -> None:
+                 timing: RoomTiming, settings: RoomSettings, supervisor: Supervisor) -> None:
         self.driver = driver
         self.seating = seating
         self.connections = connections
         self.timing = timing
-        self.grace = grace_seconds
+        self.grace = settings.grace_seconds
+        self.turn_seconds = settings.turn_seconds
         self.jobs = supervisor
         self.deadline: float | None = None  # the turn's, in epoch seconds (shown to clients)
         self.away: set[int] = set()
@@ -129,7 +131,7 @@ class Scheduler:
         """Whether the match waits for its people: some play a seat, none is connected."""
         return bool(self.seating.humans()) and not self.anyone_here()
 
-    def stand_ins(self, players: int, turn_seconds: int) -> list[str | None]:
+    def stand_ins(self, players: int) -> list[str | None]:
         """Per seat, why a stand-in plays a person's seat now: ``left`` (for good), ``away``
         (timed out twice) or ``absent`` (gone past the grace period); None otherwise."""
         out: list[str | None] = []
@@ -140,13 +142,13 @@ class Scheduler:
                 out.append("left")
             elif seat in self.away:
                 out.append("away")
-            elif self._stand_in_plays(seat, turn_seconds):
+            elif self._stand_in_plays(seat):
                 out.append("absent")
             else:
                 out.append(None)
         return out
 
-    def stand_in_at(self, players: int, turn_seconds: int) -> list[float | None]:
+    def stand_in_at(self, players: int) -> list[float | None]:
         """Per seat, the moment (epoch seconds) a stand-in takes over the seat of a player who
         is gone, in a room without a turn timer; None where none is coming (with a timer the
         turn's deadline says it)."""
@@ -154,14 +156,14 @@ class Scheduler:
         out: list[float | None] = []
         for seat in range(players):
             gone = self._gone_since.get(seat)
-            if (turn_seconds == 0 and gone is not None and not self.seating.is_bot(seat)
+            if (self.turn_seconds == 0 and gone is not None and not self.seating.is_bot(seat)
                     and seat not in self.away and mono - gone < self.grace):
                 out.append(round(now + gone + self.grace - mono, 3))
             else:
                 out.append(None)
         return out
 
-    def replan(self, st: State | None, playing: bool, turn_seconds: int) -> None:
+    def replan(self, st: State | None, playing: bool) -> None:
         """Arm what ``st`` needs (replacing what the previous state needed); while the match
         waits for its people, only what records a finished hand."""
         self.jobs.cancel_all(keep=frozenset({"abandon"}))
@@ -182,7 +184,7 @@ class Scheduler:
             return
         if st.phase is Phase.CALL:
             self._plan_window(st)
-        self._plan_turn(st, turn_seconds)
+        self._plan_turn(st)
 
     def _plan_window(self, st: State) -> None:
         grace = self.timing.call_grace
@@ -192,7 +194,7 @@ class Scheduler:
                 self.jobs.run(f"call:{seat}", min(self.timing.bot_delay, grace / 2),
                               functools.partial(self.driver.computer_call, seat, st.seq))
 
-    def _plan_turn(self, st: State, turn_seconds: int) -> None:
+    def _plan_turn(self, st: State) -> None:
         seat = st.turn
         if seat is None:
             self.deadline = None
@@ -201,8 +203,9 @@ class Scheduler:
         if turn != self._turn:
             self._turn = turn
             self._turn_no += 1
+            turn_seconds = self.turn_seconds
             self.deadline = time.time() + turn_seconds if turn_seconds > 0 else None
-        if self._stand_in_plays(seat, turn_seconds):
+        if self._stand_in_plays(seat):
             self.jobs.run("computer", self.timing.bot_delay,
                           lambda: self.driver.server_move(seat, st.seq, False))
         elif self.deadline is not None:
@@ -213,11 +216,11 @@ class Scheduler:
             self.jobs.run("grace", max(0.0, left),
                           lambda: self.driver.server_move(seat, st.seq, False))
 
-    def _stand_in_plays(self, seat: int, turn_seconds: int) -> bool:
+    def _stand_in_plays(self, seat: int) -> bool:
         if self.seating.is_bot(seat) or seat in self.away:
             return True
         gone = self._gone_since.get(seat)
-        return (turn_seconds == 0 and gone is not None
+        return (self.turn_seconds == 0 and gone is not None
                 and time.monotonic() - gone >= self.grace)
 
     def _plan_abandon(self, playing: bool) -> None:

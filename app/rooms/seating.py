@@ -22,7 +22,7 @@ class Seating:
     def __init__(self, record: RoomRecord, store: MatchStore) -> None:
         self.record = record
         self.store = store
-        self.seats: list[SeatRecord | None] = [None] * record.seats
+        self.seats: list[SeatRecord | None] = [None] * record.settings.seats
         for seat in record.taken:
             self.seats[seat.seat] = seat
 
@@ -54,7 +54,7 @@ class Seating:
     def admits(self, player_id: str, invite: str | None) -> bool:
         """Whether the player may see this room: any room that is not private; a private one
         with a seat, as its host, or with its invite code."""
-        if not self.record.private or player_id == self.record.host_id:
+        if not self.record.settings.private or player_id == self.record.host_id:
             return True
         if any(s is not None and s.player_id == player_id for s in self.seats):
             return True
@@ -84,7 +84,7 @@ class Seating:
         ``bot`` column keeps the kind that level plays, so it survives a restart."""
         self.check_host(player_id)
         self.check_waiting()
-        if self.record.rated:
+        if self.record.settings.rated:
             raise RoomError("rated_room_humans_only", "a rated room seats people only: invite "
                             "players instead of adding computer players")
         if level not in LEVELS:

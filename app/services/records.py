@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.services.room_settings import RoomSettings
+
 
 @dataclass
 class SeatRecord:
@@ -16,25 +18,15 @@ class SeatRecord:
 
 @dataclass
 class RoomRecord:
-    """A room's configuration as the lobby and recovery need it."""
+    """A room as the lobby and recovery need it: its settings and what changes as it runs."""
 
     id: str
     host_id: str
-    game: str
-    options: dict[str, Any]
-    seats: int
-    stake: int
-    buy_in: int
-    turn_seconds: int
-    private: bool
+    settings: RoomSettings
     invite_code: str
-    spectator_chat: bool = False  # spectators (no seat) may chat too
-    rated: bool = False  # a finished match updates its players' ratings; people only
-    grace_seconds: int = 60  # no turn timer: a computer player stands in for one gone this long
     status: str = "waiting"
     match_id: str | None = None
     taken: list[SeatRecord] = field(default_factory=list)
-    deals: list[dict[str, Any]] | None = None  # stacked deals (RUMMY_DEV_STACKED_DECKS only)
     # Several processes: the fencing token this process holds the room with (its writes carry
     # it); None for a single process, whose writes are never fenced.
     fence: int | None = None

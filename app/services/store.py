@@ -29,6 +29,7 @@ from app.db.models import (
 from app.services import ledger, ratings
 from app.services.logwriter import LogWriter, check_fence
 from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
+from app.services.room_settings import RoomSettings
 
 
 class SqlMatchStore:
@@ -45,9 +46,10 @@ class SqlMatchStore:
         async with self.sessions() as s, s.begin():
             s.add(RoomSeat(room_id=room.id, seat=seat.seat, player_id=seat.player_id,
                            bot=seat.bot, name=seat.name))
-            if room.buy_in > 0:
+            if room.settings.buy_in > 0:
                 await ledger.buy_in(s, f"buyin:{room.id}:{seat.seat}:{secrets.token_hex(8)}",
-                                    room.id, seat.seat, room.buy_in, player_id=seat.player_id)
+                                    room.id, seat.seat, room.settings.buy_in,
+                                    player_id=seat.player_id)
 
     async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
         async with self.sessions() as s, s.begin():
@@ -59,9 +61,10 @@ class SqlMatchStore:
     async def start_match(self, room: RoomRecord, match_id: str, players: int) -> None:
         async with self.sessions() as s, s.begin():
             await _fenced(s, room)
-            s.add(Match(id=match_id, room_id=room.id, game=room.game, options=room.options,
-                        players=players, stake=room.stake, status="active",
-                        private=room.private, rated=room.rated))
+            rs = room.settings
+            s.add(Match(id=match_id, room_id=room.id, game=rs.game, options=rs.options,
+                        players=players, stake=rs.stake, status="active",
+                        private=rs.private, rated=rs.rated))
             await s.flush()
             for seat in room.taken:
                 s.add(MatchSeat(match_id=match_id, seat=seat.seat, player_id=seat.player_id,
@@ -99,13 +102,14 @@ class SqlMatchStore:
                              reason=result["reason"], scores=result["scores"], detail=detail))
             await s.flush()
             payments = result.get("payments") or []
-            if room.stake == 0:
+            if room.settings.stake == 0:
                 return None
             escrows = {seat.seat: (await ledger.escrow_for(s, room.id, seat.seat)).id
                        for seat in room.taken}
             seat_of = {account: seat for seat, account in escrows.items()}
-            moved = await ledger.settle_hand(s, match_id, hand_no, payments, room.stake, escrows)
-            return ledger.net_by_seat(room.seats, [
+            moved = await ledger.settle_hand(s, match_id, hand_no, payments, room.settings.stake,
+                                             escrows)
+            return ledger.net_by_seat(room.settings.seats, [
                 (seat_of[t.from_account], seat_of[t.to_account], t.amount)
                 for t in moved if t.from_account is not None])
 
@@ -122,13 +126,13 @@ class SqlMatchStore:
                                       player_id=seat.player_id)
             await s.execute(update(Room).where(Room.id == room.id).values(status="closed"))
             changes = []
-            if status == "finished" and room.rated:
+            if status == "finished" and room.settings.rated:
                 people = {x.seat: x.player_id for x in room.taken if x.player_id is not None}
                 left = {x.seat for x in room.taken if x.player_id is not None and x.bot}
                 rated, ranks = ratings.own_play(
                     people, left, await ratings.turns_by_seat(s, match_id),
-                    ratings.finishing_ranks(room.game, totals, winner))
-                changes = await ratings.rate_match(s, match_id, room.game, rated, ranks)
+                    ratings.finishing_ranks(room.settings.game, totals, winner))
+                changes = await ratings.rate_match(s, match_id, room.settings.game, rated, ranks)
             return [ratings.change_json(c) for c in changes]
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
@@ -245,12 +249,9 @@ def _grouped(rows: Any, key: Any) -> dict[Any, list[Any]]:
 
 async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
     row = await s.get(Room, room.id)
-    values = {"host_id": room.host_id, "game": room.game, "options": room.options,
-              "seats": room.seats, "stake": room.stake, "buy_in": room.buy_in,
-              "turn_seconds": room.turn_seconds, "grace_seconds": room.grace_seconds,
-              "private": room.private, "spectator_chat": room.spectator_chat,
-              "rated": room.rated, "invite_code": room.invite_code, "status": room.status,
-              "match_id": room.match_id, "dev_deals": room.deals}
+    values = {"host_id": room.host_id, **room.settings.shown(),
+              "invite_code": room.invite_code, "status": room.status,
+              "match_id": room.match_id, "dev_deals": room.settings.deals}
     if row is None:
         s.add(Room(id=room.id, fence=room.fence or 0, **values))
     else:
@@ -270,12 +271,13 @@ async def _record(s: AsyncSession, room: Room) -> RoomRecord:
 
 
 def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
+    settings = RoomSettings(
+        game=room.game, options=room.options, seats=room.seats, stake=room.stake,
+        buy_in=room.buy_in, turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds,
+        private=room.private, spectator_chat=room.spectator_chat, rated=room.rated,
+        deals=room.dev_deals)
     return RoomRecord(
-        id=room.id, host_id=room.host_id, game=room.game, options=room.options,
-        seats=room.seats, stake=room.stake, buy_in=room.buy_in,
-        turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds, private=room.private,
-        invite_code=room.invite_code or "", spectator_chat=room.spectator_chat,
-        rated=room.rated,
-        status=room.status, match_id=room.match_id,
+        id=room.id, host_id=room.host_id, settings=settings,
+        invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,
         taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],
-        deals=room.dev_deals, fence=room.fence or None)  # 0: never taken by a process
+        fence=room.fence or None)  # 0: never taken by a process

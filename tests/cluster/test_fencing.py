@@ -17,6 +17,7 @@ from app.services import ledger
 from app.services.accounts import create_guest
 from app.services.logwriter import LogWriter, StaleOwner
 from app.services.records import RoomRecord
+from app.services.room_settings import RoomSettings
 from app.services.store import SqlMatchStore
 from tests import pg
 
@@ -49,9 +50,8 @@ async def test_a_stale_owner_cannot_write_the_room(
     async with sessions() as s, s.begin():
         await ledger.ensure_bank(s)
         host = await create_guest(s, "Host")
-    record = RoomRecord(id="room-fenced", host_id=host.id, game="standard", options={},
-                        seats=2, stake=0, buy_in=0, turn_seconds=0, private=False,
-                        invite_code="fenced", fence=1)
+    record = RoomRecord(id="room-fenced", host_id=host.id, invite_code="fenced", fence=1,
+                        settings=RoomSettings(game="standard", seats=2))
     await first.save_room(record)
     assert await first.take_over(record.id) == 2  # the first process takes it: token 2
     mine = RoomRecord(**{**record.__dict__, "fence": 2})

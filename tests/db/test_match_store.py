@@ -14,6 +14,7 @@ from app.services import ledger
 from app.services.accounts import create_guest
 from app.services.logwriter import LogWriter
 from app.services.records import RoomRecord, SeatRecord
+from app.services.room_settings import RoomSettings
 from app.services.store import SqlMatchStore
 from tests import pg
 
@@ -42,8 +43,8 @@ async def test_a_capped_settlement_is_reported_and_restored_as_moved(
     async with sessions() as s, s.begin():
         await ledger.ensure_bank(s)
         ann, ben = await create_guest(s, "Ann"), await create_guest(s, "Ben")
-    room = RoomRecord(id="room-capped", host_id=ann.id, game="standard", options={}, seats=3,
-                      stake=50, buy_in=10, turn_seconds=0, private=False, invite_code="capped")
+    room = RoomRecord(id="room-capped", host_id=ann.id, invite_code="capped",
+                      settings=RoomSettings(game="standard", seats=3, stake=50, buy_in=10))
     await matches.save_room(room)
     for seat in (SeatRecord(0, ann.id, None, "Ann"), SeatRecord(1, ben.id, None, "Ben"),
                  SeatRecord(2, None, "basic", "Bot 3")):
@@ -67,8 +68,8 @@ async def test_free_play_reports_no_settlement(store: tuple[SqlMatchStore, Any])
     async with sessions() as s, s.begin():
         await ledger.ensure_bank(s)
         ann = await create_guest(s, "Ann")
-    room = RoomRecord(id="room-free", host_id=ann.id, game="standard", options={}, seats=2,
-                      stake=0, buy_in=0, turn_seconds=0, private=False, invite_code="free",
+    room = RoomRecord(id="room-free", host_id=ann.id, invite_code="free",
+                      settings=RoomSettings(game="standard", seats=2),
                       taken=[SeatRecord(0, ann.id, None, "Ann")])
     await matches.save_room(room)
     await matches.sit(room, room.taken[0])

@@ -1,0 +1,55 @@
+"""The room's chat: each line stored before anyone is shown it, and the recent lines that a
+(re)connecting client and a rematch room are given."""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import Any
+
+from app.services import outage
+
+from .connections import RECENT
+from .errors import RoomError
+from .store import MatchStore, RoomRecord
+
+log = logging.getLogger(__name__)
+
+
+class ChatLog:
+    def __init__(self, record: RoomRecord, store: MatchStore) -> None:
+        self.record = record
+        self.store = store
+        self.lines: deque[dict[str, Any]] = deque(maxlen=RECENT)
+
+    async def say(self, seat: int | None, player_id: str, name: str, text: str
+                  ) -> dict[str, Any]:
+        """Store a line and return its message. Spectators may chat only where the host
+        allowed it; a line that cannot be stored is refused (``storage_unavailable``)."""
+        if seat is None and not self.record.settings.spectator_chat:
+            raise RoomError("spectators_cannot_chat",
+                            "only seated players may chat in this room (the host did not "
+                            "allow spectators to chat)")
+        try:
+            await self.store.add_chat(self.record, self.record.match_id, seat, player_id, name,
+                                      text)
+        except Exception as exc:
+            if not outage.is_storage_outage(exc):
+                raise
+            log.warning("room %s: could not store a chat line: %r", self.record.id, exc)
+            raise RoomError(outage.CODE, "the chat line could not be stored: " + outage.MESSAGE
+                            ) from None
+        line = {"type": "chat", "seat": seat, "name": name, "text": text}
+        self.lines.append(line)
+        return line
+
+    def recent(self) -> list[dict[str, Any]]:
+        return list(self.lines)
+
+    async def carry(self, lines: list[dict[str, Any]]) -> None:
+        """A rematch room starts with the chat of the room it follows: each line stored as
+        this room's (with no seat, since the seats are new), so a restart keeps it too."""
+        for line in lines[-RECENT:]:
+            name, text = str(line["name"]), str(line["text"])
+            await self.store.add_chat(self.record, None, None, None, name, text)
+            self.lines.append({"type": "chat", "seat": None, "name": name, "text": text})

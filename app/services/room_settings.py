@@ -1,0 +1,114 @@
+"""A room's settings: what its host chose, validated once when the value is made.
+
+Creation, the stored room record, the lobby summary and a rematch all hold this one frozen
+value, so a check lives in one place and a new setting is added once. It sits beside the
+record (services) because the SQL store rebuilds records and services never import the rooms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from app.engine.deal import stacked_deal
+from app.engine.errors import InvalidDeal, InvalidOptions, RuleError
+from app.engine.games import match_rules
+from app.engine.rules import GameRules
+from app.services.errors import ServiceError
+
+MAX_TURN_SECONDS = 600
+MAX_STAKE = 1_000_000
+MAX_GRACE_SECONDS = 3600
+
+
+class InvalidSettings(ServiceError):
+    """Settings a room cannot be made with; ``fields`` names the options of a conflict."""
+
+    def __init__(self, code: str, message: str, fields: dict[str, Any] | None = None) -> None:
+        super().__init__(message, code)
+        self.fields = fields or {}
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """The host's choices (PROTOCOL.md §5 room fields); ``rules`` is the engine's reading of
+    game, options and seats, worked out once."""
+
+    game: str
+    seats: int
+    options: dict[str, Any] = field(default_factory=dict)
+    stake: int = 0
+    buy_in: int = 0
+    turn_seconds: int = 0
+    grace_seconds: int = 60  # no turn timer: a computer player stands in for one gone this long
+    private: bool = False
+    spectator_chat: bool = False  # spectators (no seat) may chat too
+    rated: bool = False  # a finished match updates its players' ratings; people only
+    deals: list[dict[str, Any]] | None = None  # stacked deals (RUMMY_DEV_STACKED_DECKS only)
+    rules: GameRules = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.deals is not None and (self.stake or self.buy_in):
+            raise InvalidSettings("deals_not_allowed", "stacked deals are for free play only: a "
+                                  "room with a stake or a buy-in is always dealt a fair shuffle")
+        try:
+            rules = match_rules(self.game, self.options, self.seats)
+            if self.deals is not None:
+                _check_deals(rules, self.deals)
+        except RuleError as exc:
+            named = exc.options if isinstance(exc, InvalidOptions) and exc.options else None
+            raise InvalidSettings(exc.code, exc.message,
+                                  {"options": list(named)} if named else None) from None
+        _check_stake(self.stake, self.buy_in)
+        if not 0 <= self.turn_seconds <= MAX_TURN_SECONDS:
+            raise InvalidSettings("bad_turn_seconds",
+                                  f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
+        if not 0 <= self.grace_seconds <= MAX_GRACE_SECONDS:
+            raise InvalidSettings("bad_grace_seconds",
+                                  f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
+        object.__setattr__(self, "rules", rules)
+
+    def shown(self) -> dict[str, Any]:
+        """The settings as a room's summary shows them (all but the stacked deals)."""
+        return {"game": self.game, "options": self.options, "seats": self.seats,
+                "stake": self.stake, "buy_in": self.buy_in, "turn_seconds": self.turn_seconds,
+                "grace_seconds": self.grace_seconds, "private": self.private,
+                "spectator_chat": self.spectator_chat, "rated": self.rated}
+
+    def to_json(self) -> dict[str, Any]:
+        """Every setting (a rematch carries them between processes); ``from_json`` reads it."""
+        return {**self.shown(), "deals": self.deals}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoomSettings:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.init})
+
+
+def _check_stake(stake: int, buy_in: int) -> None:
+    """Both 0 to 1,000,000 (`bad_stake`), and a stake only with a buy-in that can pay it
+    (`stake_needs_buy_in`): a hand moves at most the payer's chips at the table (docs/server.md,
+    "Chips"), so at a stake with no buy-in nobody would win or lose anything."""
+    if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
+        raise InvalidSettings("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
+    if stake > 0 and buy_in == 0:
+        raise InvalidSettings("stake_needs_buy_in", f"a stake of {stake} per point needs a "
+                              "buy-in: a hand moves at most the chips a player has at the table, "
+                              "so with none nothing is won or lost (for example "
+                              f"{min(stake * 100, MAX_STAKE)}, enough for 100 points)")
+
+
+def _check_deals(rules: GameRules, deals: list[dict[str, Any]]) -> None:
+    """Stacked deals must be the game's pack dealt the game's way before a room takes them: the
+    first for the first dealer (seat 0, GEN-6), each later one for some dealer (who deals later
+    depends on the play). Raises the engine's ``InvalidDeal``."""
+    for hand_no, deal in enumerate(deals):
+        dealers = [0] if hand_no == 0 else range(rules.players)
+        refusals: list[RuleError] = []
+        for dealer in dealers:
+            try:
+                stacked_deal(rules, dealer, deal)
+                break
+            except RuleError as exc:
+                refusals.append(exc)
+        else:
+            raise InvalidDeal(refusals[0].code, f"deal {hand_no}: {refusals[0].message}")
