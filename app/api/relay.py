@@ -27,10 +27,9 @@ import orjson
 from app.cluster.cluster import Cluster
 from app.cluster.leases import node_of
 from app.cluster.store import NotOwner
-from app.rooms.errors import RoomError
+from app.refusals import Code, Refusal
 from app.rooms.room import Room
 from app.services import outage
-from app.services.errors import ServiceError
 from app.services.logwriter import StaleOwner
 
 from . import messages
@@ -105,12 +104,12 @@ class Relay:
             reply: dict[str, Any] = {"k": "ret", "q": m["q"], "v": value}
         except (StaleOwner, NotOwner):
             reply = {"k": "ret", "q": m["q"], "moved": True}
-        except (RoomError, ServiceError) as exc:
-            reply = {"k": "ret", "q": m["q"], "e": [exc.code, getattr(exc, "message", str(exc))]}
+        except Refusal as exc:
+            reply = {"k": "ret", "q": m["q"], "e": [exc.code, exc.message, exc.fields]}
         except Exception as exc:
             if not outage.is_storage_outage(exc):
                 log.exception("room %s: %s failed", m["r"], m["op"])
-            reply = {"k": "ret", "q": m["q"], "e": [outage.CODE, outage.MESSAGE]}
+            reply = {"k": "ret", "q": m["q"], "e": [outage.CODE, outage.MESSAGE, {}]}
         self.node.send(m["f"], reply)
 
     async def _run(self, room: Room, op: str, player_id: str, name: str,
@@ -136,7 +135,7 @@ class Relay:
     def _gone(self, m: dict[str, Any]) -> None:
         link = self.links.get(m["c"])
         if link is not None:
-            link.conn.refuse(m["code"], m["message"], CLOSE_NO_ROOM)
+            link.conn.refuse(Code(m["code"]), m["message"], CLOSE_NO_ROOM)
 
     def _ret(self, m: dict[str, Any]) -> None:
         future = self.calls.get(m["q"])
@@ -149,7 +148,7 @@ class Relay:
         for _ in range(10):
             target = await self.cluster.locate(room_id)
             if target is None:
-                raise RoomError("no_such_room", f"no room {room_id!r}")
+                raise Refusal(Code.NO_SUCH_ROOM, f"no room {room_id!r}")
             if isinstance(target, Room):
                 try:
                     return await self._run(target, op, player_id, name, args)
@@ -164,17 +163,18 @@ class Relay:
             try:
                 answer = await asyncio.wait_for(future, CALL_TIMEOUT)
             except TimeoutError:
-                raise RoomError("try_again", "the room's server did not answer; try again"
-                                ) from None
+                raise Refusal(Code.TRY_AGAIN, "the room's server did not answer; try again"
+                              ) from None
             finally:
                 self.calls.pop(query, None)
             if answer.get("moved"):
                 await asyncio.sleep(0.1)
                 continue
             if "e" in answer:
-                raise RoomError(*answer["e"])
+                code, message, fields = answer["e"]
+                raise Refusal(Code(code), message, fields)
             return dict(answer["v"])
-        raise RoomError("try_again", "the room is changing hands; try again in a moment")
+        raise Refusal(Code.TRY_AGAIN, "the room is changing hands; try again in a moment")
 
 
 class RemoteConnection:
@@ -208,7 +208,7 @@ class RemoteConnection:
         if room is None or not room.admits(self.player_id, self.invite):
             self.relay.remotes.pop((self.proxy, self.link_id), None)
             self.relay.node.send(self.proxy, {"k": "moved", "c": self.link_id} if room is None
-                                 else {"k": "gone", "c": self.link_id, "code": "no_such_room",
+                                 else {"k": "gone", "c": self.link_id, "code": Code.NO_SUCH_ROOM,
                                        "message": f"no room {self.room_id[:40]!r}"})
             return
         self.room = room
@@ -219,7 +219,7 @@ class RemoteConnection:
             raw = await self.inbox.get()
             try:
                 msg = messages.parse(raw)
-            except messages.BadMessage as exc:
+            except Refusal as exc:
                 self.send(exc.reply())
                 continue
             if not isinstance(msg, messages.ActionMessage):
@@ -330,19 +330,19 @@ class Link:
                 log.info("socket of %s: room %s has no owner yet: %r", self.conn.player_id,
                          self.room_id, exc)
                 if time.monotonic() > deadline:
-                    self.conn.refuse("try_again", "the room has no server at the moment",
+                    self.conn.refuse(Code.TRY_AGAIN, "the room has no server at the moment",
                                      CLOSE_TRY_LATER)
                     return
                 await asyncio.sleep(0.2)
         if target is None:
-            self.conn.refuse("no_such_room", f"no room {self.room_id[:40]!r}", CLOSE_NO_ROOM)
+            self.conn.refuse(Code.NO_SUCH_ROOM, f"no room {self.room_id[:40]!r}", CLOSE_NO_ROOM)
             return
         if target == old:
             await asyncio.sleep(0.2)
         if self.closed or not await self.attach():
             return
         for raw in list(self.pending.values()):
-            with contextlib.suppress(messages.BadMessage):
+            with contextlib.suppress(Refusal):
                 await self.handle(raw, messages.parse(raw))
 
     def _leave(self) -> None:

@@ -14,11 +14,11 @@ from pydantic import BaseModel, Field
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
-from app.rooms.errors import RoomError
+from app.refusals import Code, Refusal
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 
-from .deps import CurrentPlayer, RegistryDep, http_error
+from .deps import CurrentPlayer, RegistryDep
 from .relay import Op, Relay
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -59,8 +59,8 @@ def _room_out(room: Room, player_id: str) -> dict[str, Any]:
 async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep,
                       request: Request) -> dict[str, Any]:
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
-        raise http_error(400, "deals_not_allowed",
-                         "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
+        raise Refusal(Code.DEALS_NOT_ALLOWED,
+                      "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
     room = await registry.create(player.id, player.name, body.game, body.options, body.seats,
                                  body.stake, body.buy_in, body.turn_seconds, body.private,
                                  body.deals, body.spectator_chat, body.grace_seconds,
@@ -85,7 +85,7 @@ async def lobby(registry: RegistryDep, request: Request) -> dict[str, Any]:
 
 async def _info(room: Room, player_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
     if not room.admits(player_id, args.get("invite")):
-        raise RoomError("no_such_room", f"no room {room.id!r}")
+        raise Refusal(Code.NO_SUCH_ROOM, f"no room {room.id!r}")
     return _room_out(room, player_id)
 
 
@@ -159,7 +159,7 @@ async def invite(code: str, player: CurrentPlayer, registry: RegistryDep,
         return {**room.summary(), "invite_code": code}
     room_id = await relay.cluster.store.room_by_invite(code)
     if room_id is None:
-        raise RoomError("no_such_room", "that invite code does not open any room")
+        raise Refusal(Code.NO_SUCH_ROOM, "that invite code does not open any room")
     return await relay.call(room_id, "invite", player.id, player.name, {})
 
 

@@ -10,8 +10,8 @@ from app.engine.deal import stacked_deal
 from app.engine.errors import InvalidDeal, InvalidOptions, RuleError
 from app.engine.games import match_rules
 from app.engine.rules import GameRules
+from app.refusals import Code, Refusal
 
-from .errors import RoomError
 from .room import Room
 from .scheduler import RoomTiming
 from .store import MatchStore, RoomRecord
@@ -41,22 +41,22 @@ class RoomRegistry:
                      rated: bool = False) -> Room:
         """Validate the host's choices with the engine, persist the room, seat the host."""
         if deals is not None and (stake or buy_in):
-            raise RoomError("deals_not_allowed", "stacked deals are for free play only: a room "
-                            "with a stake or a buy-in is always dealt a fair shuffle")
+            raise Refusal(Code.DEALS_NOT_ALLOWED, "stacked deals are for free play only: a room "
+                          "with a stake or a buy-in is always dealt a fair shuffle")
         try:
             rules = match_rules(game, options, seats)
             if deals is not None:
                 _check_deals(rules, deals)
         except RuleError as exc:
             named = exc.options if isinstance(exc, InvalidOptions) and exc.options else None
-            raise RoomError(exc.code, exc.message,
-                            {"options": list(named)} if named else None) from None
+            raise Refusal(exc.code, exc.message,
+                          {"options": list(named)} if named else None) from None
         _check_stake(stake, buy_in)
         if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
-            raise RoomError("bad_turn_seconds", f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
+            raise Refusal(Code.BAD_TURN_SECONDS, f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
         if not 0 <= grace_seconds <= MAX_GRACE_SECONDS:
-            raise RoomError("bad_grace_seconds",
-                            f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
+            raise Refusal(Code.BAD_GRACE_SECONDS,
+                          f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
         self._check_waiting_cap(host_id)
         self._opening[host_id] = self._opening.get(host_id, 0) + 1
         try:
@@ -76,9 +76,9 @@ class RoomRegistry:
         waiting = sum(1 for r in self.rooms.values()
                       if r.record.host_id == host_id and r.record.status == "waiting")
         if waiting + self._opening.get(host_id, 0) >= self.max_waiting_per_host:
-            raise RoomError("too_many_waiting_rooms", "you already host "
-                            f"{self.max_waiting_per_host} rooms that wait for players (the "
-                            "most at once): start or leave one first")
+            raise Refusal(Code.TOO_MANY_WAITING_ROOMS, "you already host "
+                          f"{self.max_waiting_per_host} rooms that wait for players (the "
+                          "most at once): start or leave one first")
 
     async def _open(self, host_id: str, host_name: str, record: RoomRecord) -> Room:
         """Store the new room and seat its host."""
@@ -89,7 +89,7 @@ class RoomRegistry:
         room = Room(record, self.store, self.timing)
         try:
             await room.join(host_id, host_name)
-        except RoomError:  # the host cannot sit (the buy-in): no room without its host
+        except Refusal:  # the host cannot sit (the buy-in): no room without its host
             record.status = "closed"
             await self.store.save_room(record)
             raise
@@ -99,14 +99,14 @@ class RoomRegistry:
     def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is None:
-            raise RoomError("no_such_room", f"no room {room_id!r}")
+            raise Refusal(Code.NO_SUCH_ROOM, f"no room {room_id!r}")
         return room
 
     def by_invite(self, code: str) -> Room:
         for room in self.rooms.values():
             if room.record.invite_code == code:
                 return room
-        raise RoomError("no_such_room", "that invite code does not open any room")
+        raise Refusal(Code.NO_SUCH_ROOM, "that invite code does not open any room")
 
     def stalled(self) -> list[str]:
         """Rooms whose own next move is overdue (for the health check)."""
@@ -156,12 +156,12 @@ def _check_stake(stake: int, buy_in: int) -> None:
     (`stake_needs_buy_in`): a hand moves at most the payer's chips at the table (docs/server.md,
     "Chips"), so at a stake with no buy-in nobody would win or lose anything."""
     if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
-        raise RoomError("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
+        raise Refusal(Code.BAD_STAKE, "stake and buy-in must be between 0 and 1,000,000")
     if stake > 0 and buy_in == 0:
-        raise RoomError("stake_needs_buy_in", f"a stake of {stake} per point needs a buy-in: "
-                        "a hand moves at most the chips a player has at the table, so with "
-                        f"none nothing is won or lost (for example {min(stake * 100, MAX_STAKE)}"
-                        ", enough for 100 points)")
+        raise Refusal(Code.STAKE_NEEDS_BUY_IN, f"a stake of {stake} per point needs a buy-in: "
+                      "a hand moves at most the chips a player has at the table, so with "
+                      f"none nothing is won or lost (for example {min(stake * 100, MAX_STAKE)}"
+                      ", enough for 100 points)")
 
 
 def _check_deals(rules: GameRules, deals: list[dict[str, Any]]) -> None:
