@@ -8,14 +8,13 @@ from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import JSONResponse
 from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
 from app import __version__
-from app.api import admin, auth, edge, games, health, me, players, rooms, ws
+from app.api import admin, auth, edge, errors, games, health, me, players, rooms, ws
 from app.api.gateway import LocalGateway
 from app.api.outage import add_outage_handlers
 from app.api.sockets import SocketIndex
@@ -27,11 +26,10 @@ from app.cluster.node import Node
 from app.cluster.relay import Relay
 from app.cluster.store import OwnedStore
 from app.db.session import make_engine, make_sessionmaker
-from app.rooms.errors import RoomError
+from app.refusals import Refusal
 from app.rooms.registry import RoomRegistry
 from app.rooms.scheduler import RoomTiming
 from app.services import ledger
-from app.services.errors import ServiceError
 from app.services.logwriter import LogWriter
 from app.services.store import SqlMatchStore
 from app.services.throttle import Limits, make_throttle
@@ -39,13 +37,6 @@ from app.settings import Settings, get_settings
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
-_STATUS = {"not_found": 404, "no_such_room": 404, "not_host": 403, "invite_required": 403,
-           "invalid_credentials": 401, "username_taken": 409, "insufficient_chips": 409,
-           "room_full": 409, "room_started": 409, "seats_empty": 409, "not_seated": 409,
-           "match_not_over": 409, "try_again": 503, "storage_unavailable": 503,
-           "name_taken": 409, "not_a_guest": 409, "topup_has_chips": 409,
-           "topup_too_soon": 409, "match_in_progress": 409, "private_match": 403,
-           "rated_room_humans_only": 409, "too_many_waiting_rooms": 409}
 
 
 @asynccontextmanager
@@ -111,14 +102,6 @@ def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cl
     return cluster
 
 
-def _refusal(request: Request, exc: Exception) -> JSONResponse:
-    code = getattr(exc, "code", "error")
-    message = getattr(exc, "message", str(exc))
-    body = edge.refusal(code, message)
-    body["detail"].update(getattr(exc, "fields", {}))  # e.g. the options of a conflict
-    return JSONResponse(body, status_code=_STATUS.get(code, 400))
-
-
 def create_app() -> FastAPI:
     """Build the app: API routers first, then the browser client at `/`, behind the web edge.
     The API's documentation pages are served in development or with RUMMY_API_DOCS=1."""
@@ -132,8 +115,7 @@ def create_app() -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=settings.allowed_origins,
                            allow_methods=["*"], allow_headers=["*"])
     edge.protect(app)
-    app.add_exception_handler(RoomError, _refusal)
-    app.add_exception_handler(ServiceError, _refusal)
+    app.add_exception_handler(Refusal, errors.refused)
     add_outage_handlers(app)
     for module in (health, games, auth, me, players, rooms, admin):
         app.include_router(module.router)

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from app.services.room_settings import InvalidSettings, RoomSettings
+from app.refusals import Refusal
+from app.services.room_settings import RoomSettings
 
 
 @pytest.mark.parametrize(("changes", "code"), [
@@ -21,13 +22,13 @@ from app.services.room_settings import InvalidSettings, RoomSettings
     ({"options": {"each_hand_own_game": True, "target_score": 50}}, "conflicting_options"),
 ])
 def test_bad_settings_are_refused_with_their_code(changes: dict[str, Any], code: str) -> None:
-    with pytest.raises(InvalidSettings) as refused:
+    with pytest.raises(Refusal) as refused:
         RoomSettings(**{"game": "standard", "seats": 2, **changes})
     assert refused.value.code == code
 
 
 def test_an_options_conflict_names_its_options() -> None:
-    with pytest.raises(InvalidSettings) as refused:
+    with pytest.raises(Refusal) as refused:
         RoomSettings(game="standard", seats=2,
                      options={"each_hand_own_game": True, "target_score": 50})
     assert set(refused.value.fields["options"]) == {"each_hand_own_game", "target_score"}

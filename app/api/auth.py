@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app.db.models import Player
 from app.services import accounts
-from app.services.throttle import Limit, Throttle, Ticket, TooManyAttempts
+from app.services.throttle import Limit, Throttle, Ticket
 
 from .deps import BearerToken, CurrentPlayer, GatewayDep, SessionDep
 from .sockets import SocketIndex
@@ -47,14 +47,9 @@ def _address(request: Request) -> str:
 
 
 async def _take(request: Request, *checks: tuple[Limit, str]) -> list[Ticket]:
-    """Count one attempt under each limit, or refuse with 429 and the wait (Retry-After)."""
+    """Count one attempt under each limit, or refuse (`TooManyAttempts`: 429 and the wait)."""
     throttle: Throttle = request.app.state.throttle
-    try:
-        return await throttle.take(*checks)
-    except TooManyAttempts as exc:
-        raise HTTPException(429, detail={"code": exc.code, "message": exc.message,
-                                         "retry_after": exc.retry_after},
-                            headers={"Retry-After": str(exc.retry_after)}) from None
+    return await throttle.take(*checks)
 
 
 @router.post("/guest")

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from app.bots.registry import DEFAULT_LEVEL
-from app.rooms.errors import RoomError
+from app.refusals import Code, Refusal
 from app.rooms.room import Room
 
 
@@ -37,7 +37,7 @@ def room_out(room: Room, player_id: str) -> dict[str, Any]:
 def _check_admits(room: Room, caller: Caller, invite: str | None = None) -> None:
     """A private room answers a stranger as a room that does not exist would."""
     if not room.admits(caller.id, invite):
-        raise RoomError("no_such_room", f"no room {room.id!r}")
+        raise Refusal(Code.NO_SUCH_ROOM, f"no room {room.id!r}")
 
 
 @dataclass(frozen=True)

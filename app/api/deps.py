@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
+from app.refusals import Code, Refusal
 from app.rooms.registry import RoomRegistry
 from app.services import accounts
 
@@ -43,14 +44,10 @@ def _gateway(request: Request) -> Gateway:
 GatewayDep = Annotated[Gateway, Depends(_gateway)]
 
 
-def http_error(status: int, code: str, message: str) -> HTTPException:
-    return HTTPException(status, detail={"code": code, "message": message})
-
-
 async def _bearer_token(
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
     if credentials is None:
-        raise http_error(401, "not_authenticated", "send Authorization: Bearer TOKEN")
+        raise Refusal(Code.NOT_AUTHENTICATED, "send Authorization: Bearer TOKEN")
     return credentials.credentials
 
 
@@ -60,7 +57,7 @@ BearerToken = Annotated[str, Depends(_bearer_token)]
 async def _current_player(request: Request, token: BearerToken) -> Player:
     player = await player_for_token(request.app, token)
     if player is None:
-        raise http_error(401, "auth_failed", "unknown or expired token")
+        raise Refusal(Code.AUTH_FAILED, "unknown or expired token")
     return player
 
 
@@ -82,7 +79,7 @@ OptionalPlayer = Annotated[Player | None, Depends(_optional_player)]
 
 async def _admin_player(player: CurrentPlayer) -> Player:
     if player.role != "admin":
-        raise http_error(403, "forbidden", "admins only")
+        raise Refusal(Code.FORBIDDEN, "admins only")
     return player
 
 

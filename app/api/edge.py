@@ -12,14 +12,17 @@ uvicorn's (`ws_max_size`, set by `app.cli serve`).
 from __future__ import annotations
 
 import os
-from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.refusals import Code, Refusal
+
+from . import errors
 
 MAX_BODY_BYTES = 65_536
 DOCS_PATHS = ("/docs", "/redoc")
@@ -43,13 +46,8 @@ SECURITY_HEADERS = {
 HSTS = "max-age=31536000"
 
 
-def refusal(code: str, message: str) -> dict[str, Any]:
-    """The body of an error answer (docs/server.md)."""
-    return {"detail": {"code": code, "message": message}}
-
-
-def _body_too_large() -> dict[str, Any]:
-    return refusal("body_too_large", f"request bodies are limited to {MAX_BODY_BYTES} bytes")
+def _body_too_large() -> Refusal:
+    return Refusal(Code.BODY_TOO_LARGE, f"request bodies are limited to {MAX_BODY_BYTES} bytes")
 
 
 class _HttpMiddleware:
@@ -79,7 +77,7 @@ class BodyLimit(_HttpMiddleware):
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = Headers(scope=scope).get("content-length", "0")
         if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-            await JSONResponse(_body_too_large(), status_code=413)(scope, receive, send)
+            await errors.response(_body_too_large())(scope, receive, send)
             return
         received = 0
 
@@ -88,8 +86,7 @@ class BodyLimit(_HttpMiddleware):
             message = await receive()
             received += len(message.get("body", b""))
             if received > MAX_BODY_BYTES:
-                # An HTTPException, so that FastAPI's handler answers it as JSON.
-                raise HTTPException(413, detail=_body_too_large()["detail"])
+                raise errors.http_exception(_body_too_large())
             return message
 
         await self.app(scope, counted, send)
@@ -135,9 +132,8 @@ class ClientFiles(StaticFiles):
 def _server_error(request: Request, exc: Exception) -> JSONResponse:
     """A 500 in the error format, with the security headers: Starlette answers it outside every
     middleware."""
-    return JSONResponse(refusal("internal_error", "the server failed; try again"),
-                        status_code=500,
-                        headers=headers_for(request.url.path, request.url.scheme))
+    return errors.response(Refusal(Code.INTERNAL_ERROR, "the server failed; try again"),
+                           headers=headers_for(request.url.path, request.url.scheme))
 
 
 def protect(app: FastAPI) -> None:

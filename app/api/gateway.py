@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app.refusals import Code, Refusal
 from app.rooms.connections import Connection
-from app.rooms.errors import RoomError
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 
 from . import messages
 from .commands import Caller, Command
-from .sockets import SocketConnection, error
+from .sockets import SocketConnection
 
 
 class Client(Connection, Protocol):
@@ -100,10 +100,11 @@ async def serve(room: Room, conn: Client, msg: messages.Inbound,
             conn.send({"type": "designations", "id": msg.client_id, "cards": msg.cards,
                        "meld": msg.meld, **room.designations(msg.cards, msg.meld)})
         else:
-            conn.send(error("already_authenticated", "this connection is already authenticated"))
-    except RoomError as exc:
+            conn.send(Refusal(Code.ALREADY_AUTHENTICATED,
+                              "this connection is already authenticated").reply())
+    except Refusal as exc:
         client_id = msg.client_id if isinstance(msg, messages.Designations) else None
-        conn.send(error(exc.code, exc.message, client_id))
+        conn.send(exc.reply(client_id))
     return True
 
 
@@ -137,7 +138,7 @@ class LocalGateway:
                      invite: str | None) -> LocalLink | None:
         try:
             room = self.registry.get(room_id)
-        except RoomError:
+        except Refusal:
             return None
         if not room.admits(conn.player_id, invite):
             return None  # unknown and private look alike

@@ -1,7 +1,7 @@
 """The websocket's closed set of inbound messages, parsed in one place (PROTOCOL.md §5).
 
-Anything that is not exactly one of these becomes a :class:`BadMessage` naming the problem;
-nothing else happens for it.
+Anything that is not exactly one of these becomes a `Refusal` naming the problem; nothing else
+happens for it.
 """
 
 from __future__ import annotations
@@ -11,23 +11,13 @@ from typing import Any
 
 import orjson
 
+from app.refusals import Code, Refusal
+
 MAX_MESSAGE_BYTES = 16_384
 MAX_CHAT = 500
 MAX_CLIENT_ID = 100
 MAX_INVITE = 64
 MAX_GROUP = 13  # cards in one designations query: a run's most
-
-
-class BadMessage(Exception):
-    def __init__(self, code: str, message: str, client_id: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.client_id = client_id
-
-    def reply(self) -> dict[str, Any]:
-        return {"type": "error", "id": self.client_id, "code": self.code,
-                "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -73,13 +63,13 @@ Inbound = Auth | ActionMessage | Chat | Seed | Ping | Designations
 def parse(text: str | bytes) -> Inbound:
     size = len(text.encode()) if isinstance(text, str) else len(text)  # bytes, not characters
     if size > MAX_MESSAGE_BYTES:
-        raise BadMessage("message_too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        raise Refusal(Code.MESSAGE_TOO_LARGE, f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise BadMessage("malformed_json", "the message is not valid JSON") from None
+        raise Refusal(Code.MALFORMED_JSON, "the message is not valid JSON") from None
     if not isinstance(data, dict):
-        raise BadMessage("bad_message", "a message is a JSON object with a type")
+        raise Refusal(Code.BAD_MESSAGE, "a message is a JSON object with a type")
     kind = data.get("type")
     if kind == "auth":
         return _auth(data)
@@ -88,28 +78,28 @@ def parse(text: str | bytes) -> Inbound:
     if kind == "chat":
         text_ = data.get("text")
         if not isinstance(text_, str) or not text_.strip():
-            raise BadMessage("bad_message", "chat needs a text")
+            raise Refusal(Code.BAD_MESSAGE, "chat needs a text")
         if len(text_) > MAX_CHAT:
-            raise BadMessage("chat_too_long", f"chat messages are limited to {MAX_CHAT} characters")
+            raise Refusal(Code.CHAT_TOO_LONG, f"chat messages are limited to {MAX_CHAT} characters")
         return Chat(text_)
     if kind == "seed":
         if "value" not in data:
-            raise BadMessage("bad_message", "a seed message needs a value")
+            raise Refusal(Code.BAD_MESSAGE, "a seed message needs a value")
         return Seed(data["value"])
     if kind == "ping":
         return Ping()
     if kind == "designations":
         return _designations(data)
-    raise BadMessage("unknown_type", f"unknown message type: {kind!r}")
+    raise Refusal(Code.UNKNOWN_TYPE, f"unknown message type: {kind!r}")
 
 
 def _auth(data: dict[str, Any]) -> Auth:
     token = data.get("token")
     if not isinstance(token, str) or not token:
-        raise BadMessage("bad_message", "auth needs a token")
+        raise Refusal(Code.BAD_MESSAGE, "auth needs a token")
     invite = data.get("invite")
     if invite is not None and not (isinstance(invite, str) and 0 < len(invite) <= MAX_INVITE):
-        raise BadMessage("bad_message", f"an invite is a code of 1 to {MAX_INVITE} characters")
+        raise Refusal(Code.BAD_MESSAGE, f"an invite is a code of 1 to {MAX_INVITE} characters")
     return Auth(token, invite)
 
 
@@ -117,9 +107,9 @@ def _action(data: dict[str, Any]) -> ActionMessage:
     client_id = data.get("id")
     if not (isinstance(client_id, str) and 0 < len(client_id) <= MAX_CLIENT_ID) and not (
             isinstance(client_id, int) and not isinstance(client_id, bool)):
-        raise BadMessage("bad_message", "an action needs an id (a string or an integer)")
+        raise Refusal(Code.BAD_MESSAGE, "an action needs an id (a string or an integer)")
     if "action" not in data:
-        raise BadMessage("bad_message", "an action message needs an action", client_id)
+        raise Refusal(Code.BAD_MESSAGE, "an action message needs an action", client_id=client_id)
     return ActionMessage(client_id, data["action"])
 
 
@@ -128,11 +118,12 @@ def _designations(data: dict[str, Any]) -> Designations:
     if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= MAX_CLIENT_ID
                                       or isinstance(client_id, int)
                                       and not isinstance(client_id, bool)):
-        raise BadMessage("bad_message", "an id is a string or an integer")
+        raise Refusal(Code.BAD_MESSAGE, "an id is a string or an integer")
     cards, meld = data.get("cards"), data.get("meld")
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_GROUP:
-        raise BadMessage("bad_message", f"designations needs 1 to {MAX_GROUP} cards", client_id)
+        raise Refusal(Code.BAD_MESSAGE, f"designations needs 1 to {MAX_GROUP} cards",
+                      client_id=client_id)
     if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool) or meld < 0):
-        raise BadMessage("bad_message", "meld is the index of a meld on the table, or null",
-                         client_id)
+        raise Refusal(Code.BAD_MESSAGE, "meld is the index of a meld on the table, or null",
+                      client_id=client_id)
     return Designations(client_id, cards, meld)

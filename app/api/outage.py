@@ -6,10 +6,12 @@ import contextlib
 import logging
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
+from app.refusals import Refusal
 from app.services import outage
 
+from . import errors
 from .sockets import CLOSE_TRY_LATER
 
 log = logging.getLogger(__name__)
@@ -25,8 +27,8 @@ async def storage_unavailable(conn: Request | WebSocket, exc: Exception) -> Resp
         with contextlib.suppress(Exception):
             await conn.close(code=CLOSE_TRY_LATER, reason=outage.CODE)
         return None
-    return JSONResponse({"detail": {"code": outage.CODE, "message": outage.MESSAGE}},
-                        status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return errors.response(Refusal(outage.CODE, outage.MESSAGE),
+                           headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def add_outage_handlers(app: FastAPI) -> None:

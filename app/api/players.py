@@ -8,11 +8,10 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 
-from app.engine.errors import InvalidOptions
 from app.engine.games import game_def
 from app.services import history
 
-from .deps import OptionalPlayer, SessionDep, http_error
+from .deps import OptionalPlayer, SessionDep
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -28,10 +27,7 @@ async def leaderboard(game: str, session: SessionDep, request: Request, viewer: 
                       limit: int = Query(20, ge=1, le=100),
                       offset: int = Query(0, ge=0)) -> dict[str, Any]:
     """The game's rated players best first (those with enough rated matches), and mine."""
-    try:
-        game_def(game)
-    except InvalidOptions as exc:
-        raise http_error(404, exc.code, exc.message) from None
+    game_def(game)  # an unknown game is refused (404)
     async with session.begin():
         return await history.leaderboard(
             session, game, min_matches=request.app.state.settings.leaderboard_min_matches,

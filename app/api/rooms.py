@@ -14,10 +14,11 @@ from pydantic import BaseModel, Field
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
+from app.refusals import Code, Refusal
 from app.services.room_settings import RoomSettings
 
 from .commands import AddBots, Caller, Info, Invite, Join, Leave, Offer, Rematch, Start, room_out
-from .deps import CurrentPlayer, GatewayDep, RegistryDep, http_error
+from .deps import CurrentPlayer, GatewayDep, RegistryDep
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -57,8 +58,8 @@ def _caller(player: Player) -> Caller:
 async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep,
                       gateway: GatewayDep, request: Request) -> dict[str, Any]:
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
-        raise http_error(400, "deals_not_allowed",
-                         "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
+        raise Refusal(Code.DEALS_NOT_ALLOWED,
+                      "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
     room = await registry.create(player.id, player.name, body.settings())
     await gateway.announce(room)
     return room_out(room, player.id)

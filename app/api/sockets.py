@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from fastapi import WebSocket
 
+from app.refusals import Code, Refusal
+
 from .wsprotocol import LeanWebSocketProtocol
 
 if TYPE_CHECKING:
@@ -93,11 +95,11 @@ class SocketConnection:
     def send(self, message: dict[str, Any]) -> None:
         self.push(orjson.dumps(message).decode())
 
-    def refuse(self, code: str, message: str, close_code: int) -> None:
+    def refuse(self, code: Code, message: str, close_code: int) -> None:
         """Queue the error saying why, then the close with ``close_code``."""
         if self.closed:
             return
-        self.send(error(code, message))
+        self.send(Refusal(code, message).reply())
         self._queue(_Close(close_code, code))
         self.closed = True
 
@@ -175,15 +177,11 @@ async def _close_soon(ws: WebSocket, code: int) -> None:
         await asyncio.wait_for(ws.close(code=code, reason="too slow"), 2.0)
 
 
-def error(code: str, message: str, client_id: Any = None) -> dict[str, Any]:
-    return {"type": "error", "id": client_id, "code": code, "message": message}
-
-
-async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+async def refuse(ws: WebSocket, code: Code, message: str, close_code: int) -> None:
     """Send the `error` saying why, then close with `close_code` (a socket already gone is
     left alone)."""
     with contextlib.suppress(Exception):
-        await ws.send_text(orjson.dumps(error(code, message)).decode())
+        await ws.send_text(orjson.dumps(Refusal(code, message).reply()).decode())
     with contextlib.suppress(Exception):
         await ws.close(code=close_code, reason=code)
 
@@ -227,5 +225,5 @@ class SocketIndex:
                    if c.token_hash == token_hash]
         for conn in revoked:
             self.discard(conn)
-            conn.refuse("logged_out", "this token was logged out", CLOSE_AUTH)
+            conn.refuse(Code.LOGGED_OUT, "this token was logged out", CLOSE_AUTH)
         return len(revoked)

@@ -19,6 +19,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
+from app.refusals import Code, Refusal
 from app.services import outage
 from app.services.accounts import token_hash
 
@@ -35,7 +36,6 @@ from .sockets import (
     SocketConnection,
     SocketIndex,
     SocketLimits,
-    error,
     refuse,
 )
 
@@ -116,7 +116,7 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
 
 
 async def _no_such_room(ws: WebSocket, conn: SocketConnection, room_id: str) -> None:
-    conn.refuse("no_such_room", f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
+    conn.refuse(Code.NO_SUCH_ROOM, f"no room {room_id[:40]!r}", CLOSE_NO_ROOM)
     await _until_closed(ws)
     await conn.finish()
 
@@ -125,7 +125,7 @@ def _indexed(ws: WebSocket, conn: SocketConnection) -> SocketIndex:
     """Count the socket against its account's cap; the account's oldest beyond it close."""
     sockets: SocketIndex = ws.app.state.sockets
     for old in sockets.add(conn):
-        old.refuse("too_many_sockets", f"more than {sockets.max_per_player} open "
+        old.refuse(Code.TOO_MANY_SOCKETS, f"more than {sockets.max_per_player} open "
                    "sockets for this account: this, the oldest, is closed", CLOSE_TOO_MANY)
     return sockets
 
@@ -149,16 +149,16 @@ async def _authenticate(ws: WebSocket) -> tuple[SocketConnection, str | None] | 
         first = await asyncio.wait_for(_receive(ws), AUTH_TIMEOUT)
         parsed = messages.parse(first)
         if not isinstance(parsed, messages.Auth):
-            raise messages.BadMessage("auth_required", "authenticate first")
+            raise Refusal(Code.AUTH_REQUIRED, "authenticate first")
         player = await player_for_token(ws.app, parsed.token)
         if player is None:
-            raise messages.BadMessage("auth_failed", "unknown or expired token")
+            raise Refusal(Code.AUTH_FAILED, "unknown or expired token")
     except TimeoutError:
         await ws.close(code=CLOSE_AUTH_TIMEOUT, reason="authentication timed out")
         return None
     except WebSocketDisconnect:
         return None
-    except messages.BadMessage as exc:
+    except Refusal as exc:
         await refuse(ws, exc.code, exc.message, CLOSE_AUTH)
         return None
     except Exception as exc:
@@ -176,7 +176,7 @@ def _admitted(conn: SocketConnection, raw: str | bytes) -> messages.Inbound | No
     """The message parsed and within the socket's rate, or None (the refusal is sent)."""
     try:
         msg = messages.parse(raw)  # bounded by the size limit, so cheap enough to do first
-    except messages.BadMessage as exc:
+    except Refusal as exc:
         conn.send(exc.reply() if conn.allow() else _rate_limited(exc.client_id))
         return None
     if not conn.allow():  # refused, not applied: the action's id lets the client retry it
@@ -187,4 +187,4 @@ def _admitted(conn: SocketConnection, raw: str | bytes) -> messages.Inbound | No
 
 
 def _rate_limited(client_id: Any) -> dict[str, Any]:
-    return error("rate_limited", "too many messages; slow down", client_id)
+    return Refusal(Code.RATE_LIMITED, "too many messages; slow down").reply(client_id)

@@ -18,7 +18,7 @@ import random
 from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol
 
-from app.rooms.errors import RoomError
+from app.refusals import Code, Refusal
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 from app.services.store import SqlMatchStore
@@ -97,7 +97,7 @@ class Cluster:
                 return room
             if await self.leases.owner(room_id) is None:
                 return None  # closed or unknown
-        raise RoomError("try_again", "the room is changing hands; try again in a moment")
+        raise Refusal(Code.TRY_AGAIN, "the room is changing hands; try again in a moment")
 
     async def ready(self, room_id: str) -> Room | None:
         """The room if this process holds it, once a takeover in progress has loaded it."""
@@ -131,7 +131,7 @@ class Cluster:
     async def claim_new(self, room_id: str) -> None:
         """A room created here is owned here from the start."""
         if not await self.leases.acquire(room_id):
-            raise RoomError("try_again", "could not take the new room; try again")
+            raise Refusal(Code.TRY_AGAIN, "could not take the new room; try again")
 
     # --- rooms leaving this process -------------------------------------------------------
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.api.commands import Caller, Command
 from app.api.sockets import SocketConnection
-from app.rooms.errors import RoomError
+from app.refusals import Code, Refusal
 from app.rooms.room import Room
 
 from . import wire
@@ -37,7 +37,7 @@ class ClusterGateway:
     async def room_by_invite(self, code: str) -> str:
         room_id = await self.cluster.store.room_by_invite(code)
         if room_id is None:
-            raise RoomError("no_such_room", "that invite code does not open any room")
+            raise Refusal(Code.NO_SUCH_ROOM, "that invite code does not open any room")
         return room_id
 
     async def announce(self, room: Room) -> None:

@@ -27,10 +27,9 @@ from app.api import messages
 from app.api.commands import Caller, Command
 from app.api.gateway import serve
 from app.api.sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection, SocketIndex
-from app.rooms.errors import RoomError
+from app.refusals import Code, Refusal
 from app.rooms.room import Room
 from app.services import outage
-from app.services.errors import ServiceError
 from app.services.logwriter import StaleOwner
 
 from . import wire
@@ -121,10 +120,8 @@ class Relay:
             reply = wire.Ret(m.query, value=await self._run(room, m.command, m.caller))
         except (StaleOwner, NotOwner):
             reply = wire.Ret(m.query, moved=True)
-        except RoomError as exc:
+        except Refusal as exc:
             reply = wire.Ret(m.query, refusal=wire.Refusal(exc.code, exc.message, exc.fields))
-        except ServiceError as exc:
-            reply = wire.Ret(m.query, refusal=wire.Refusal(exc.code, exc.message))
         except Exception as exc:
             if not outage.is_storage_outage(exc):
                 log.exception("room %s: %s failed", m.room, m.command.op)
@@ -153,7 +150,7 @@ class Relay:
     def _gone(self, m: wire.Gone) -> None:
         link = self.links.get(m.link)
         if link is not None:
-            link.conn.refuse(m.code, m.message, CLOSE_NO_ROOM)
+            link.conn.refuse(Code(m.code), m.message, CLOSE_NO_ROOM)
 
     def _ret(self, m: wire.Ret) -> None:
         future = self.calls.get(m.query)
@@ -165,7 +162,7 @@ class Relay:
         for _ in range(10):
             target = await self.cluster.locate(room_id)
             if target is None:
-                raise RoomError("no_such_room", f"no room {room_id!r}")
+                raise Refusal(Code.NO_SUCH_ROOM, f"no room {room_id!r}")
             if isinstance(target, Room):
                 try:
                     return await self._run(target, command, caller)
@@ -180,8 +177,8 @@ class Relay:
             try:
                 answer = await asyncio.wait_for(future, CALL_TIMEOUT)
             except TimeoutError:
-                raise RoomError("try_again", "the room's server did not answer; try again"
-                                ) from None
+                raise Refusal(Code.TRY_AGAIN, "the room's server did not answer; try again"
+                              ) from None
             finally:
                 self.calls.pop(query, None)
             if answer.moved:
@@ -189,9 +186,9 @@ class Relay:
                 continue
             if answer.refusal is not None:
                 refusal = answer.refusal
-                raise RoomError(refusal.code, refusal.message, refusal.fields)
+                raise Refusal(Code(refusal.code), refusal.message, refusal.fields)
             return answer.value or {}
-        raise RoomError("try_again", "the room is changing hands; try again in a moment")
+        raise Refusal(Code.TRY_AGAIN, "the room is changing hands; try again in a moment")
 
 
 class RemoteConnection:
@@ -224,7 +221,7 @@ class RemoteConnection:
         if room is None or not room.admits(self.player_id, self.invite):
             self.relay.remotes.pop((self.proxy, self.link_id), None)
             self.relay.node.send(self.proxy, wire.Moved(self.link_id) if room is None
-                                 else wire.Gone(self.link_id, "no_such_room",
+                                 else wire.Gone(self.link_id, Code.NO_SUCH_ROOM,
                                                 f"no room {self.room_id[:40]!r}"))
             return
         self.room = room
@@ -235,7 +232,7 @@ class RemoteConnection:
             raw = await self.inbox.get()
             try:
                 msg = messages.parse(raw)
-            except messages.BadMessage as exc:
+            except Refusal as exc:
                 self.send(exc.reply())
                 continue
             if not await serve(room, self, msg, lambda: self.relay.owned(room.id) is room):
@@ -337,19 +334,19 @@ class Link:
                 log.info("socket of %s: room %s has no owner yet: %r", self.conn.player_id,
                          self.room_id, exc)
                 if time.monotonic() > deadline:
-                    self.conn.refuse("try_again", "the room has no server at the moment",
+                    self.conn.refuse(Code.TRY_AGAIN, "the room has no server at the moment",
                                      CLOSE_TRY_LATER)
                     return
                 await asyncio.sleep(0.2)
         if target is None:
-            self.conn.refuse("no_such_room", f"no room {self.room_id[:40]!r}", CLOSE_NO_ROOM)
+            self.conn.refuse(Code.NO_SUCH_ROOM, f"no room {self.room_id[:40]!r}", CLOSE_NO_ROOM)
             return
         if target == old:
             await asyncio.sleep(0.2)
         if self.closed or not await self.attach():
             return
         for raw in list(self.pending.values()):
-            with contextlib.suppress(messages.BadMessage):
+            with contextlib.suppress(Refusal):
                 await self.handle(raw, messages.parse(raw))
 
     def _leave(self) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..refusals import Code
 from .cards import parse_code, parse_entry
 from .errors import MalformedAction, excerpt
 from .melds import Entry
@@ -137,34 +138,35 @@ ACTION_TYPES = ("draw", "meld", "lay_off", "swap_joker", "borrow", "discard", "k
 
 def _field(obj: dict[str, Any], name: str) -> Any:
     if name not in obj:
-        raise MalformedAction("missing_field", f"{obj.get('type')} needs the field {excerpt(name)}")
+        raise MalformedAction(Code.MISSING_FIELD,
+                              f"{obj.get('type')} needs the field {excerpt(name)}")
     return obj[name]
 
 
 def _index(obj: dict[str, Any], name: str) -> int:
     value = _field(obj, name)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise MalformedAction("bad_field", f"{name} must be a meld number, not {excerpt(value)}")
+        raise MalformedAction(Code.BAD_FIELD, f"{name} must be a meld number, not {excerpt(value)}")
     return value
 
 
 def _entries(value: Any, name: str) -> tuple[Entry, ...]:
     if not isinstance(value, list) or len(value) > 200:
-        raise MalformedAction("bad_field", f"{name} must be a list of cards")
+        raise MalformedAction(Code.BAD_FIELD, f"{name} must be a list of cards")
     return tuple(parse_entry(c) for c in value)
 
 
 def _meld_list(obj: dict[str, Any]) -> tuple[tuple[Entry, ...], ...]:
     value = _field(obj, "melds")
     if not isinstance(value, list) or len(value) > 60:
-        raise MalformedAction("bad_field", "melds must be a list of card lists")
+        raise MalformedAction(Code.BAD_FIELD, "melds must be a list of card lists")
     return tuple(_entries(m, "each meld") for m in value)
 
 
 def _parse_draw(obj: dict[str, Any]) -> Draw:
     source = _field(obj, "source")
     if source not in ("stock", "discard"):
-        raise MalformedAction("bad_field",
+        raise MalformedAction(Code.BAD_FIELD,
                               f"source must be 'stock' or 'discard', not {excerpt(source)}")
     card = obj.get("card")
     return Draw(source, None if card is None else parse_code(card))
@@ -201,11 +203,11 @@ def parse_action(obj: object) -> Action:
     if isinstance(obj, _ACTION_CLASSES):
         return obj
     if not isinstance(obj, dict):
-        raise MalformedAction("malformed_action", "an action must be a JSON object")
+        raise MalformedAction(Code.MALFORMED_ACTION, "an action must be a JSON object")
     kind = obj.get("type")
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        raise MalformedAction("unknown_action", f"unknown action type: {excerpt(kind)}")
+        raise MalformedAction(Code.UNKNOWN_ACTION, f"unknown action type: {excerpt(kind)}")
     return parser(obj)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..refusals import Code
 from . import scoring
 from .actions import CallRummy
 from .errors import IllegalAction
@@ -20,7 +21,7 @@ def opens_window(st: State, card: str) -> bool:
         try:
             laid_off(meld, [(card, None)], st.rules)
         except IllegalAction as exc:
-            if exc.code == "designation_required":
+            if exc.code == Code.DESIGNATION_REQUIRED:
                 return True
             continue
         return True
@@ -32,16 +33,16 @@ def call(st: State, seat: int, act: CallRummy, events: Events) -> None:
     window = st.call
     if window is None or st.phase is not Phase.CALL:
         if not st.rules.options.call_rummy:
-            raise IllegalAction("not_in_this_game", "Call Rummy is not played in this room")
-        raise IllegalAction("call_window_closed", "there is no discard to call now")
+            raise IllegalAction(Code.NOT_IN_THIS_GAME, "Call Rummy is not played in this room")
+        raise IllegalAction(Code.CALL_WINDOW_CLOSED, "there is no discard to call now")
     if seat == window.discarder:
-        raise IllegalAction("cannot_call_own_discard", "you cannot call your own discard")
+        raise IllegalAction(Code.CANNOT_CALL_OWN_DISCARD, "you cannot call your own discard")
     if seat in window.calls:
-        raise IllegalAction("already_called", "you have already called this discard")
+        raise IllegalAction(Code.ALREADY_CALLED, "you have already called this discard")
     check_may_lay_off(st, seat)  # OPT-CALL-2, OPT-LAYOFF-1
     laid_off(meld_at(st, act.meld), [called_entry(window, act)], st.rules)
     if act.discard not in st.hands[seat]:
-        raise IllegalAction("card_not_in_hand", f"{act.discard} is not in your hand")
+        raise IllegalAction(Code.CARD_NOT_IN_HAND, f"{act.discard} is not in your hand")
     window.calls[seat] = act
     events.append({"type": "call", "seat": seat})
 
@@ -51,7 +52,7 @@ def called_entry(window: CallWindow, act: CallRummy) -> Entry:
     if act.card is None:
         return window.card, None
     if act.card[0] != window.card:
-        raise IllegalAction("card_not_available", f"the card to call is {window.card}")
+        raise IllegalAction(Code.CARD_NOT_AVAILABLE, f"the card to call is {window.card}")
     return act.card
 
 

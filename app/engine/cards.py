@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..refusals import Code
 from .errors import MalformedAction, excerpt
 
 RANKS = "A23456789TJQK"
@@ -52,11 +53,11 @@ class Card:
 def parse_code(text: object) -> str:
     """Normalise a card code (case-insensitive input) or raise ``bad_card``."""
     if not isinstance(text, str) or len(text) != 2:
-        raise MalformedAction("bad_card", f"malformed card: {excerpt(text)}")
+        raise MalformedAction(Code.BAD_CARD, f"malformed card: {excerpt(text)}")
     code = text.upper()
     if code == JOKER or (code[0] in RANKS and code[1] in SUITS):
         return code
-    raise MalformedAction("bad_card", f"malformed card: {excerpt(text)}")
+    raise MalformedAction(Code.BAD_CARD, f"malformed card: {excerpt(text)}")
 
 
 def rank_of(code: str) -> int:
@@ -97,7 +98,7 @@ def parse_entry(text: object) -> tuple[str, str | None]:
         card, _, target = text.partition(":")
         target_code = parse_code(target)
         if target_code == JOKER:
-            raise MalformedAction("bad_card",
+            raise MalformedAction(Code.BAD_CARD,
                                   f"a wild card cannot stand for a joker: {excerpt(text)}")
         return parse_code(card), target_code
     return parse_code(text), None

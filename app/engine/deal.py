@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..refusals import Code
 from .cards import parse_code, same_cards, standard_pack
 from .errors import InvalidDeal, MalformedAction
 from .rules import GameRules
@@ -77,7 +78,7 @@ def parse_deal(rules: GameRules, raw: object) -> Deal:
     the game's rule: :func:`check_deal_sizes` checks them once the dealer is known.
     """
     if not isinstance(raw, dict):
-        raise InvalidDeal("bad_deal", "deal must be an object with hands, stock and discard")
+        raise InvalidDeal(Code.BAD_DEAL, "deal must be an object with hands, stock and discard")
     try:
         hands = raw["hands"]
         stock = [parse_code(c) for c in raw["stock"]]
@@ -86,17 +87,19 @@ def parse_deal(rules: GameRules, raw: object) -> Deal:
             raise TypeError
         parsed = [[parse_code(c) for c in h] for h in hands]
     except (KeyError, TypeError) as exc:
-        raise InvalidDeal("bad_deal", f"deal needs hands (card lists) and stock: {exc}") from None
+        raise InvalidDeal(Code.BAD_DEAL,
+                          f"deal needs hands (card lists) and stock: {exc}") from None
     except MalformedAction as exc:
-        raise InvalidDeal("bad_deal", f"deal: {exc.message}") from None
+        raise InvalidDeal(Code.BAD_DEAL, f"deal: {exc.message}") from None
     if len(parsed) != rules.players:
-        raise InvalidDeal("bad_deal", f"hands must list {rules.players} hands, not {len(parsed)}")
+        raise InvalidDeal(Code.BAD_DEAL,
+                          f"hands must list {rules.players} hands, not {len(parsed)}")
     if len(discard) != (1 if rules.game.upcard else 0):
-        raise InvalidDeal("bad_deal", "the discard pile must hold exactly the upcard"
+        raise InvalidDeal(Code.BAD_DEAL, "the discard pile must hold exactly the upcard"
                           if rules.game.upcard else "this game has no upcard")
     everything = [c for h in parsed for c in h] + stock + discard
     if not same_cards(everything, pack_for(rules)):
-        raise InvalidDeal("bad_deal", "the deal is not exactly the game's pack")
+        raise InvalidDeal(Code.BAD_DEAL, "the deal is not exactly the game's pack")
     return Deal(tuple(tuple(h) for h in parsed), tuple(stock), tuple(discard))
 
 
@@ -104,5 +107,5 @@ def check_deal_sizes(rules: GameRules, dealer: int, deal: Deal) -> None:
     """Each seat holds what the game deals it when ``dealer`` deals (GEN-6)."""
     sizes = deal_sizes(rules, dealer)
     if [len(h) for h in deal.hands] != sizes:
-        raise InvalidDeal("bad_deal", f"hands must hold {sizes} cards with dealer {dealer}, "
+        raise InvalidDeal(Code.BAD_DEAL, f"hands must hold {sizes} cards with dealer {dealer}, "
                           f"not {[len(h) for h in deal.hands]}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
+from ..refusals import Code
 from .cards import JOKER, SUITS, make_code, rank_of, suit_of
 from .errors import IllegalAction
 from .melds import Entry, Meld, MeldRules, extend_meld, form_meld, wild_places
@@ -71,7 +72,7 @@ def _accepted(entries: list[Entry], rules: MeldRules, meld: Meld | None,
         try:
             extend_meld(meld, entries, rules)
         except IllegalAction as exc:
-            if strict and exc.code == "designation_required":
+            if strict and exc.code == Code.DESIGNATION_REQUIRED:
                 raise
             return None
         return entries
@@ -84,7 +85,7 @@ def _accepted(entries: list[Entry], rules: MeldRules, meld: Meld | None,
         try:
             form_meld(order, rules)
         except IllegalAction as exc:
-            if strict and exc.code == "designation_required":
+            if strict and exc.code == Code.DESIGNATION_REQUIRED:
                 raise
             continue
         return list(order)

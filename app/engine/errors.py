@@ -1,6 +1,8 @@
-"""The engine's errors: one small hierarchy whose snake_case codes the wire carries unchanged."""
+"""The engine's errors: one small hierarchy of refusals, each with a code of the registry."""
 
 from __future__ import annotations
+
+from ..refusals import Code, Refusal
 
 EXCERPT = 40  # characters of a refused input an error message may quote
 
@@ -11,23 +13,12 @@ def excerpt(value: object) -> str:
     return shown if len(shown) <= EXCERPT else shown[:EXCERPT - 1] + "…"
 
 
-class RuleError(Exception):
+class RuleError(Refusal):
     """An action or input the engine refuses. Nothing changed when this is raised.
 
     ``fields`` holds the figures a player's message names (the card that does not fit, the
     meld, the points an opening needs): the error reply carries them beside code and message.
     """
-
-    code = "rule_error"
-
-    def __init__(self, code: str, message: str, fields: dict[str, object] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.fields: dict[str, object] = fields or {}
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
 
 
 class MalformedAction(RuleError):
@@ -42,7 +33,7 @@ class InvalidOptions(RuleError):
     """A room's options are unknown, of the wrong type, not allowed for the game, or conflict;
     ``options`` names the options of a conflict (empty otherwise)."""
 
-    def __init__(self, code: str, message: str, options: tuple[str, ...] = ()) -> None:
+    def __init__(self, code: Code, message: str, options: tuple[str, ...] = ()) -> None:
         super().__init__(code, message)
         self.options = options
 

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..refusals import Code
 from .deal import Deal, shuffled_deal
 from .errors import InvalidSeed, excerpt
 from .rules import GameRules
@@ -40,14 +41,14 @@ def parse_server_seed(text: object) -> str:
     """A server seed as 64 lowercase hex characters (any case accepted), or ``bad_seed``."""
     seed = text.lower() if isinstance(text, str) else None
     if seed is None or not _SERVER_SEED.fullmatch(seed):
-        raise InvalidSeed("bad_seed", f"a server seed is 64 hex characters, not {excerpt(text)}")
+        raise InvalidSeed(Code.BAD_SEED, f"a server seed is 64 hex characters, not {excerpt(text)}")
     return seed
 
 
 def parse_client_seed(text: object) -> str:
     """A player's seed: 1–64 characters of ``A-Z a-z 0-9 _ -`` (§7 step 2), or ``bad_seed``."""
     if not isinstance(text, str) or not _CLIENT_SEED.fullmatch(text):
-        raise InvalidSeed("bad_seed", "a seed is 1 to 64 characters of A-Z a-z 0-9 _ -, "
+        raise InvalidSeed(Code.BAD_SEED, "a seed is 1 to 64 characters of A-Z a-z 0-9 _ -, "
                           f"not {excerpt(text)}")
     return text
 
@@ -55,7 +56,8 @@ def parse_client_seed(text: object) -> str:
 def parse_client_seeds(raw: object, players: int) -> tuple[str, ...]:
     """One seed per seat, ``""`` for a seat that sent none."""
     if not isinstance(raw, list | tuple) or len(raw) != players:
-        raise InvalidSeed("bad_seed", f"client_seeds must list {players} texts, not {excerpt(raw)}")
+        raise InvalidSeed(Code.BAD_SEED,
+                          f"client_seeds must list {players} texts, not {excerpt(raw)}")
     return tuple("" if s == "" else parse_client_seed(s) for s in raw)
 
 

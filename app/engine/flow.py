@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..refusals import Code
 from . import scoring
 from .errors import IllegalAction
 from .melds import Meld
@@ -23,7 +24,7 @@ def remove_from_hand(st: State, seat: int, cards: list[str]) -> None:
     have = Counter(hand)
     short = [c for c, k in need.items() if have[c] < k]
     if short:
-        raise IllegalAction("card_not_in_hand", f"not in your hand: {' '.join(sorted(short))}")
+        raise IllegalAction(Code.CARD_NOT_IN_HAND, f"not in your hand: {' '.join(sorted(short))}")
     for card in cards:
         hand.remove(card)
     left = Counter(hand)
@@ -45,16 +46,16 @@ def after_table_move(st: State, seat: int, events: Events) -> None:
     """Go out if the hand is empty; else the player must still hold a card he may discard."""
     if not st.hands[seat]:
         if st.rules.mandatory_discard:  # OPT-MANDISC-1, GERMAN-10
-            raise IllegalAction("must_keep_discard", "you must keep a card to discard")
+            raise IllegalAction(Code.MUST_KEEP_DISCARD, "you must keep a card to discard")
         go_out(st, seat, events)
     elif not discardable(st, seat):  # GEN-8 corollary
-        raise IllegalAction("no_discardable_card",
+        raise IllegalAction(Code.NO_DISCARDABLE_CARD,
                             "you would hold only cards you may not discard")
 
 
 def meld_at(st: State, index: int) -> Meld:
     if index >= len(st.melds):
-        raise IllegalAction("no_such_meld", f"there is no meld {index} on the table")
+        raise IllegalAction(Code.NO_SUCH_MELD, f"there is no meld {index} on the table")
     return st.melds[index]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..refusals import Code
 from . import calls, phom, scoring, table
 from .actions import Action, Declare, Discard, Draw, parse_action
 from .deal import Deal
@@ -62,7 +63,7 @@ def can_start_hand(st: State) -> bool:
 def start_hand(st: State, deal: Deal, dealer: int) -> State:
     """Begin the next hand with ``deal`` (from :mod:`app.engine.deal`) dealt by ``dealer``."""
     if not can_start_hand(st):
-        raise IllegalAction("game_over", "the game is over; no further hand can be dealt")
+        raise IllegalAction(Code.GAME_OVER, "the game is over; no further hand can be dealt")
     n = st.players
     new = st.copy()
     new.hand_no += 1
@@ -94,7 +95,7 @@ def apply(st: State, seat: int, action: Action | object) -> tuple[State, Events]
     """
     act = parse_action(action)
     if not isinstance(seat, int) or not 0 <= seat < st.players:
-        raise IllegalAction("bad_seat", f"no seat {excerpt(seat)} in a {st.players}-player game")
+        raise IllegalAction(Code.BAD_SEAT, f"no seat {excerpt(seat)} in a {st.players}-player game")
     new = st.copy()
     events: Events = []
     _dispatch(new, seat, act, events)
@@ -129,16 +130,16 @@ def close_call_window(st: State) -> tuple[State, Events]:
 
 def _dispatch(st: State, seat: int, act: Action, events: Events) -> None:
     if st.hand_over:
-        raise IllegalAction("hand_over", "no hand is in progress")
+        raise IllegalAction(Code.HAND_OVER, "no hand is in progress")
     if act.type == "call_rummy":
         calls.call(st, seat, act, events)  # type: ignore[arg-type]
         return
     if st.phase is Phase.CALL:  # OPT-CALL-4: the next action closes the window first
         calls.close_window(st, events)
         if st.hand_over:  # OPT-CALL-6: the winning call went out
-            raise IllegalAction("hand_over", "the hand ended with a Rummy call")
+            raise IllegalAction(Code.HAND_OVER, "the hand ended with a Rummy call")
     if seat != st.turn:
-        raise IllegalAction("not_your_turn", f"it is seat {st.turn}'s turn, not seat {seat}'s")
+        raise IllegalAction(Code.NOT_YOUR_TURN, f"it is seat {st.turn}'s turn, not seat {seat}'s")
     _check_available(st.rules, act)
     handler = _HANDLERS.get((st.phase, act.type))
     if handler is None:
@@ -152,12 +153,12 @@ _PLAY_TYPES = frozenset({"meld", "lay_off", "swap_joker", "borrow", "discard", "
 
 def _wrong_phase(st: State, act: Action) -> IllegalAction:
     if st.phase in (Phase.DRAW, Phase.DRAW_SECOND) and act.type in _PLAY_TYPES:
-        return IllegalAction("must_draw_first", "draw a card first")
+        return IllegalAction(Code.MUST_DRAW_FIRST, "draw a card first")
     if st.phase is Phase.PLAY and act.type == "draw":
-        return IllegalAction("already_drew", "you have already drawn this turn")
+        return IllegalAction(Code.ALREADY_DREW, "you have already drawn this turn")
     if st.phase is Phase.OPENING:
-        return IllegalAction("must_discard", "the opening turn is a discard only")
-    return IllegalAction("wrong_phase", f"{act.type} is not possible in phase {st.phase.value}")
+        return IllegalAction(Code.MUST_DISCARD, "the opening turn is a discard only")
+    return IllegalAction(Code.WRONG_PHASE, f"{act.type} is not possible in phase {st.phase.value}")
 
 
 def allowed_types(rules: GameRules) -> frozenset[str]:
@@ -167,7 +168,7 @@ def allowed_types(rules: GameRules) -> frozenset[str]:
 
 def _check_available(rules: GameRules, act: Action) -> None:
     if act.type not in allowed_types(rules):
-        raise IllegalAction("not_in_this_game", f"{act.type} is not allowed in this game")
+        raise IllegalAction(Code.NOT_IN_THIS_GAME, f"{act.type} is not allowed in this game")
 
 
 # --- drawing --------------------------------------------------------------------------------
@@ -206,7 +207,7 @@ def _draw_stock(st: State, seat: int, events: Events) -> None:
 def _restock(st: State, events: Events) -> None:
     """GEN-13, OPT-THROW-4: all but the latest discard become the stock, oldest on top."""
     if len(st.discard) <= 1:
-        raise IllegalAction("stock_empty", "the stock is empty; take the discard")
+        raise IllegalAction(Code.STOCK_EMPTY, "the stock is empty; take the discard")
     st.stock = st.discard[:-1]
     st.discard = st.discard[-1:]
     st.restocks += 1
@@ -218,7 +219,7 @@ def _draw_discard(st: State, seat: int, act: Draw, events: Events) -> None:
     game = st.rules.game
     if game.discard_take_needs_opening_meld and not st.opened[seat]:  # KALUKI-6
         if not can_open_with(st.hands[seat], card, st.rules):
-            raise IllegalAction("cannot_use_discard",
+            raise IllegalAction(Code.CANNOT_USE_DISCARD,
                                 f"before opening, take {card} only to use it in a 51 opening")
         st.must_use = card
     if game.phom:  # PHOM-5, PHOM-6, PHOM-14
@@ -236,16 +237,16 @@ def _draw_discard(st: State, seat: int, act: Draw, events: Events) -> None:
 
 def _take_discard(st: State, act: Draw) -> str:
     if not st.discard:
-        raise IllegalAction("discard_empty", "the discard pile is empty")
+        raise IllegalAction(Code.DISCARD_EMPTY, "the discard pile is empty")
     if st.rules.options.throw_down:  # OPT-THROW-2: any card of the discard area
         if act.card is None:
-            raise IllegalAction("card_required", "name the card to take from the discard area")
+            raise IllegalAction(Code.CARD_REQUIRED, "name the card to take from the discard area")
         if act.card not in st.discard:
-            raise IllegalAction("card_not_available", f"{act.card} is not in the discard area")
+            raise IllegalAction(Code.CARD_NOT_AVAILABLE, f"{act.card} is not in the discard area")
         index = len(st.discard) - 1 - st.discard[::-1].index(act.card)
         return st.discard.pop(index)
     if act.card is not None and act.card != st.discard[-1]:
-        raise IllegalAction("card_not_available",
+        raise IllegalAction(Code.CARD_NOT_AVAILABLE,
                             f"only the top discard {st.discard[-1]} can be taken")
     return st.discard.pop()
 
@@ -255,15 +256,15 @@ def _take_discard(st: State, act: Draw) -> str:
 def _discard(st: State, seat: int, act: Discard, events: Events) -> None:
     game = st.rules.game
     if st.must_use is not None:  # KALUKI-6
-        raise IllegalAction("must_use_taken_card",
+        raise IllegalAction(Code.MUST_USE_TAKEN_CARD,
                             f"open with the {st.must_use} you took before discarding",
                             {"card": st.must_use})
     if st.jokers_to_play:  # GERMAN-8
-        raise IllegalAction("joker_must_be_played", "play the exchanged joker before discarding")
+        raise IllegalAction(Code.JOKER_MUST_BE_PLAYED, "play the exchanged joker before discarding")
     if game.phom:
         phom.check_discard(st, seat, act.card)
     if act.card in st.hands[seat] and act.card not in discardable(st, seat):
-        raise IllegalAction("cannot_discard_taken_card",
+        raise IllegalAction(Code.CANNOT_DISCARD_TAKEN_CARD,
                             f"{act.card} was taken from the discard pile this turn")  # GEN-8
     remove_from_hand(st, seat, [act.card])
     st.discard.append(act.card)
@@ -291,7 +292,7 @@ def _declare_without_draw(st: State, seat: int, act: Declare, events: Events) ->
     """CONT-6 (own first turn), PHOM-8 and NOWRANG-4 (the opening): declare before drawing."""
     game = st.rules.game
     if st.phase is Phase.DRAW and not (game.declare_before_draw and st.turns[seat] == 0):
-        raise IllegalAction("must_draw_first", "draw a card first")
+        raise IllegalAction(Code.MUST_DRAW_FIRST, "draw a card first")
     begin_turn(st, seat)
     table.declare(st, seat, act, events)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..refusals import Code
 from .errors import InvalidOptions, excerpt
 from .melds import AceModel, MeldRules
 from .options import option_defaults, options_schema
@@ -164,14 +165,15 @@ GAMES: dict[str, GameDef] = {g.key: g for g in (
 
 def game_def(key: object) -> GameDef:
     if not isinstance(key, str) or key not in GAMES:
-        raise InvalidOptions("unknown_game", f"unknown game: {excerpt(key)}")
+        raise InvalidOptions(Code.UNKNOWN_GAME, f"unknown game: {excerpt(key)}")
     return GAMES[key]
 
 
 def match_rules(game: object, options: object, players: object) -> GameRules:
     """Validate a match's game, options and player count (PROTOCOL.md §2)."""
     if not isinstance(players, int) or isinstance(players, bool):
-        raise InvalidOptions("bad_players", f"players must be an integer, not {excerpt(players)}")
+        raise InvalidOptions(Code.BAD_PLAYERS,
+                             f"players must be an integer, not {excerpt(players)}")
     return game_def(game).rules(options, players)
 
 

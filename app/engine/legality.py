@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from ..refusals import Code
 from . import phom
 from .actions import Action, CallRummy, Discard, Draw, Knock, LayOff, MeldAction
 from .calls import called_entry
@@ -29,18 +30,18 @@ from .state import Phase, State
 from .table import laid_off
 
 _STORE_LIMIT = 50_000
-_FORMED: dict[object, Meld | str | None] = {}
-_LAID: dict[object, Meld | str | None] = {}
+_FORMED: dict[object, Meld | Code | None] = {}
+_LAID: dict[object, Meld | Code | None] = {}
 
 
-def _remembered(store: dict[object, Meld | str | None], key: object,
-                work: Callable[[], Meld]) -> Meld | str | None:
+def _remembered(store: dict[object, Meld | Code | None], key: object,
+                work: Callable[[], Meld]) -> Meld | Code | None:
     """``work()``'s result or the code it raises, kept in ``store`` (emptied when full)."""
     try:
         return store[key]
     except KeyError:
         pass
-    got: Meld | str | None
+    got: Meld | Code | None
     try:
         got = work()
     except RuleError as exc:
@@ -51,22 +52,22 @@ def _remembered(store: dict[object, Meld | str | None], key: object,
     return got
 
 
-def formed(entries: tuple[Entry, ...], rules: MeldRules) -> Meld | str:
+def formed(entries: tuple[Entry, ...], rules: MeldRules) -> Meld | Code:
     """``form_meld(entries)`` (owner -1), or its error code; remembered."""
     got = _remembered(_FORMED, (entries, rules), lambda: form_meld(entries, rules))
     assert got is not None  # noqa: S101 - form_meld returns a meld or raises
     return got
 
 
-def lay_off_code(meld: Meld, entries: tuple[Entry, ...], rules: GameRules) -> str | None:
+def lay_off_code(meld: Meld, entries: tuple[Entry, ...], rules: GameRules) -> Code | None:
     """The code ``laid_off(meld, entries)`` raises, or None; remembered (it does not depend on
     the meld's number)."""
     got = _remembered(_LAID, (meld, entries, rules.meld, rules.game.end_joker_moves),
                       lambda: laid_off(meld, list(entries), rules))
-    return got if isinstance(got, str) else None
+    return got if isinstance(got, Code) else None
 
 
-def trial_code(st: State, seat: int, action: Action) -> str | None:
+def trial_code(st: State, seat: int, action: Action) -> Code | None:
     """The code ``apply`` raises, found by applying ``action`` to a copy."""
     try:
         _apply(st, seat, action)
@@ -84,10 +85,10 @@ class Checker:
         self.seat = seat
         self._closed: State | None = None
 
-    def refusal(self, action: Action) -> str | None:
+    def refusal(self, action: Action) -> Code | None:
         st, seat = self.st, self.seat
         if st.hand_over:
-            return "hand_over"
+            return Code.HAND_OVER
         if isinstance(action, CallRummy):
             return _call_code(st, seat, action)
         if st.phase is Phase.CALL:
@@ -95,11 +96,11 @@ class Checker:
                 self._closed, _ = close_call_window(st)
             st = self._closed
             if st.hand_over:  # OPT-CALL-6: the winning call went out
-                return "hand_over"
+                return Code.HAND_OVER
         if seat != st.turn:
-            return "not_your_turn"
+            return Code.NOT_YOUR_TURN
         if action.type not in allowed_types(st.rules):
-            return "not_in_this_game"
+            return Code.NOT_IN_THIS_GAME
         if (st.phase, action.type) not in _HANDLERS:
             return _wrong_phase(st, action).code
         if st.phase is Phase.OPENING:
@@ -119,37 +120,37 @@ class Checker:
         return trial_code(st, seat, action)
 
 
-def refusal(st: State, seat: int, action: Action) -> str | None:
+def refusal(st: State, seat: int, action: Action) -> Code | None:
     """The error code ``apply(st, seat, action)`` would raise, or None if it would accept."""
     if not isinstance(seat, int) or not 0 <= seat < st.players:
-        return "bad_seat"
+        return Code.BAD_SEAT
     return Checker(st, seat).refusal(action)
 
 
 # --- the handlers' checks, in their order -----------------------------------------------------
 
-def _draw_code(st: State, seat: int, act: Draw) -> str | None:
+def _draw_code(st: State, seat: int, act: Draw) -> Code | None:
     """``game._draw``."""
     if act.source == "stock":
         if st.stock or st.rules.options.block_rummy or st.restocks >= MAX_RESTOCKS:
             return None
-        return None if len(st.discard) > 1 else "stock_empty"
+        return None if len(st.discard) > 1 else Code.STOCK_EMPTY
     if not st.discard:
-        return "discard_empty"
+        return Code.DISCARD_EMPTY
     if st.rules.options.throw_down:
         if act.card is None:
-            return "card_required"
+            return Code.CARD_REQUIRED
         if act.card not in st.discard:
-            return "card_not_available"
+            return Code.CARD_NOT_AVAILABLE
         card = act.card
     else:
         card = st.discard[-1]
         if act.card is not None and act.card != card:
-            return "card_not_available"
+            return Code.CARD_NOT_AVAILABLE
     game = st.rules.game
     if game.discard_take_needs_opening_meld and not st.opened[seat] \
             and not can_open_with(st.hands[seat], card, st.rules):  # KALUKI-6
-        return "cannot_use_discard"
+        return Code.CANNOT_USE_DISCARD
     if game.phom:  # PHOM-5, PHOM-6
         try:
             phom.check_take(st, seat, card)
@@ -158,12 +159,12 @@ def _draw_code(st: State, seat: int, act: Draw) -> str | None:
     return None
 
 
-def _discard_code(st: State, seat: int, card: str) -> str | None:
+def _discard_code(st: State, seat: int, card: str) -> Code | None:
     """``game._discard``."""
     if st.must_use is not None:
-        return "must_use_taken_card"
+        return Code.MUST_USE_TAKEN_CARD
     if st.jokers_to_play:
-        return "joker_must_be_played"
+        return Code.JOKER_MUST_BE_PLAYED
     if st.rules.game.phom:
         try:
             phom.check_discard(st, seat, card)
@@ -172,15 +173,15 @@ def _discard_code(st: State, seat: int, card: str) -> str | None:
     return _give_up_code(st, seat, card)
 
 
-def _give_up_code(st: State, seat: int, card: str) -> str | None:
+def _give_up_code(st: State, seat: int, card: str) -> Code | None:
     """A card leaving the hand for the discard pile (GEN-8)."""
     hand = st.hands[seat]
     if card not in hand:
-        return "card_not_in_hand"
+        return Code.CARD_NOT_IN_HAND
     blocked = st.taken + st.locked[seat] if st.locked else st.taken
     if card not in blocked or hand.count(card) > blocked.count(card):
         return None
-    return "cannot_discard_taken_card"
+    return Code.CANNOT_DISCARD_TAKEN_CARD
 
 
 def _left_after(st: State, seat: int, cards: list[str]) -> list[str] | None:
@@ -194,26 +195,26 @@ def _left_after(st: State, seat: int, cards: list[str]) -> list[str] | None:
     return left
 
 
-def _after_table_move_code(st: State, seat: int, left: list[str]) -> str | None:
+def _after_table_move_code(st: State, seat: int, left: list[str]) -> Code | None:
     """``flow.after_table_move`` on the hand ``left``."""
     if not left:
-        return "must_keep_discard" if st.rules.mandatory_discard else None
+        return Code.MUST_KEEP_DISCARD if st.rules.mandatory_discard else None
     keep = Counter(left)
     keep.subtract(st.taken)
     if st.locked:
         keep.subtract(st.locked[seat])
-    return None if any(k > 0 for k in keep.values()) else "no_discardable_card"
+    return None if any(k > 0 for k in keep.values()) else Code.NO_DISCARDABLE_CARD
 
 
-def _may_lay_off_code(st: State, seat: int) -> str | None:
+def _may_lay_off_code(st: State, seat: int) -> Code | None:
     """``table.check_may_lay_off``."""
     if not st.opened[seat] and (st.rules.options.layoff_requires_meld
                                 or st.rules.game.initial_meld):
-        return "must_meld_first"
+        return Code.MUST_MELD_FIRST
     return None
 
 
-def _lay_off_code(st: State, seat: int, act: LayOff) -> str | None:
+def _lay_off_code(st: State, seat: int, act: LayOff) -> Code | None:
     """``table.lay_off``."""
     if st.rules.game.phom:
         try:
@@ -225,55 +226,55 @@ def _lay_off_code(st: State, seat: int, act: LayOff) -> str | None:
         if code is not None:
             return code
     if act.meld >= len(st.melds):
-        return "no_such_meld"
+        return Code.NO_SUCH_MELD
     left = _left_after(st, seat, [c for c, _ in act.cards])
     if left is None:
-        return "card_not_in_hand"
+        return Code.CARD_NOT_IN_HAND
     if st.rules.game.phom and not left:
-        return "must_keep_discard"
+        return Code.MUST_KEEP_DISCARD
     code = lay_off_code(st.melds[act.meld], act.cards, st.rules)
     return code if code is not None else _after_table_move_code(st, seat, left)
 
 
-def _meld_code(st: State, seat: int, act: MeldAction) -> str | None:
+def _meld_code(st: State, seat: int, act: MeldAction) -> Code | None:
     """``table.meld``."""
     if not act.melds:
-        return "invalid_meld"
+        return Code.INVALID_MELD
     cards = [c for m in act.melds for c, _ in m]
     left = _left_after(st, seat, cards)
     if left is None:
-        return "card_not_in_hand"
+        return Code.CARD_NOT_IN_HAND
     opening = not st.opened[seat]
     melds: list[Meld] = []
     for listed in act.melds:
         got = formed(listed, st.rules.meld)
-        if isinstance(got, str):
+        if isinstance(got, Code):
             return got
         melds.append(got)
     if st.rules.options.one_meld_per_turn and st.melds_this_turn + len(melds) > 1:
-        return "one_meld_per_turn"
+        return Code.ONE_MELD_PER_TURN
     minimum = st.rules.game.initial_meld
     if minimum and opening and sum(st.rules.game.meld_points(m) for m in melds) < minimum:
-        return "initial_meld_too_low"
+        return Code.INITIAL_MELD_TOO_LOW
     if opening and st.must_use is not None and st.must_use not in cards:
-        return "must_use_taken_card"
+        return Code.MUST_USE_TAKEN_CARD
     return _after_table_move_code(st, seat, left)
 
 
-def _call_code(st: State, seat: int, act: CallRummy) -> str | None:
+def _call_code(st: State, seat: int, act: CallRummy) -> Code | None:
     """``calls.call``."""
     window = st.call
     if window is None or st.phase is not Phase.CALL:
-        return "not_in_this_game" if not st.rules.options.call_rummy else "call_window_closed"
+        return Code.NOT_IN_THIS_GAME if not st.rules.options.call_rummy else Code.CALL_WINDOW_CLOSED
     if seat == window.discarder:
-        return "cannot_call_own_discard"
+        return Code.CANNOT_CALL_OWN_DISCARD
     if seat in window.calls:
-        return "already_called"
+        return Code.ALREADY_CALLED
     code = _may_lay_off_code(st, seat)
     if code is not None:
         return code
     if act.meld >= len(st.melds):
-        return "no_such_meld"
+        return Code.NO_SUCH_MELD
     try:
         entry = called_entry(window, act)
     except RuleError as exc:
@@ -281,4 +282,4 @@ def _call_code(st: State, seat: int, act: CallRummy) -> str | None:
     code = lay_off_code(st.melds[act.meld], (entry,), st.rules)
     if code is not None:
         return code
-    return None if act.discard in st.hands[seat] else "card_not_in_hand"
+    return None if act.discard in st.hands[seat] else Code.CARD_NOT_IN_HAND

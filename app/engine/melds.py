@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations
 
+from ..refusals import Code
 from .cards import JOKER, SUITS, Placed, make_code, rank_of, suit_of
 from .errors import IllegalAction
 
@@ -64,7 +65,7 @@ class Meld:
 
 
 def _bad(message: str) -> IllegalAction:
-    return IllegalAction("invalid_meld", message)
+    return IllegalAction(Code.INVALID_MELD, message)
 
 
 def _listing(entries: Sequence[Entry]) -> str:
@@ -90,7 +91,7 @@ def form_meld(entries: Sequence[Entry], rules: MeldRules, owner: int = -1) -> Me
     except IllegalAction as natural:
         open_twos = [i for i, (c, d) in enumerate(entries)
                      if d is None and c != JOKER and c in rules.wilds]
-        if natural.code != "invalid_meld" or not open_twos or len(entries) < 3:
+        if natural.code != Code.INVALID_MELD or not open_twos or len(entries) < 3:
             raise
         readings: set[tuple[Placed, ...]] = set()
         found: Meld | None = None
@@ -99,13 +100,13 @@ def form_meld(entries: Sequence[Entry], rules: MeldRules, owner: int = -1) -> Me
                 try:
                     meld = _form_meld(entries, rules, owner, chosen)
                 except IllegalAction as exc:
-                    if exc.code == "designation_required":
+                    if exc.code == Code.DESIGNATION_REQUIRED:
                         readings.add(())  # valid with some designation: another reading
                     continue
                 readings.add(meld.cards)
                 found = meld
         if len(readings) > 1:
-            raise IllegalAction("designation_required",
+            raise IllegalAction(Code.DESIGNATION_REQUIRED,
                                 f"say what each two stands for: {_listing(entries)}") from None
         if found is None or readings != {found.cards}:
             raise
@@ -146,9 +147,9 @@ def _form_meld(entries: Sequence[Entry], rules: MeldRules, owner: int,
     if len(built) == 1:
         return built[0]
     if len(built) > 1:
-        raise IllegalAction("designation_required",
+        raise IllegalAction(Code.DESIGNATION_REQUIRED,
                             f"say what each wild card stands for (set or run?): {listing}")
-    required = [e for e in errors if e.code == "designation_required"]
+    required = [e for e in errors if e.code == Code.DESIGNATION_REQUIRED]
     raise required[0] if required else errors[-1]
 
 
@@ -180,7 +181,7 @@ def _form_set(entries: Sequence[Entry], wild: list[bool], rules: MeldRules, owne
     missing = [s for s in SUITS if s not in used]
     open_wilds = sum(1 for (_, d), w in zip(entries, wild) if w and d is None)
     if open_wilds and rules.designate_set_wilds and len(missing) != open_wilds:
-        raise IllegalAction("designation_required",
+        raise IllegalAction(Code.DESIGNATION_REQUIRED,
                             f"say which card each wild stands for in this set: {listing}")
     placed = []
     for (card, designation), w in zip(entries, wild):
@@ -286,7 +287,7 @@ def _extend_run(meld: Meld, entries: Sequence[Entry], wild: list[bool], rules: M
     if not fits:
         raise _bad(f"{listing} cannot be laid off on {' '.join(str(p) for p in meld.cards)}")
     if len(fits) > 1 and any(d is None for (_, d), w in zip(entries, wild) if w):
-        raise IllegalAction("designation_required",
+        raise IllegalAction(Code.DESIGNATION_REQUIRED,
                             f"say which card each wild stands for: {listing}")
     low, slots = fits[0]  # only naturals: e.g. an ace that fits either end goes low
     by_value = {first + i: p for i, p in enumerate(meld.cards)}

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..refusals import Code
 from .errors import InvalidOptions
 
 
@@ -66,20 +67,20 @@ def parse_options(raw: Any, allowed: frozenset[str]) -> Options:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise InvalidOptions("bad_options", "options must be a JSON object")
+        raise InvalidOptions(Code.BAD_OPTIONS, "options must be a JSON object")
     unknown = sorted(set(raw) - OPTION_KEYS)
     if unknown:
-        raise InvalidOptions("unknown_option", f"unknown option: {', '.join(unknown)}")
+        raise InvalidOptions(Code.UNKNOWN_OPTION, f"unknown option: {', '.join(unknown)}")
     refused = sorted(set(raw) - allowed)
     if refused:
-        raise InvalidOptions("option_not_allowed",
+        raise InvalidOptions(Code.OPTION_NOT_ALLOWED,
                              f"option not allowed in this game: {', '.join(refused)}")
     try:
         options = Options(**raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise InvalidOptions("bad_option_value", f"option {where}: {first['msg']}") from None
+        raise InvalidOptions(Code.BAD_OPTION_VALUE, f"option {where}: {first['msg']}") from None
     _check_combinations(options)
     if options.borrowing_any_meld and not options.borrowing:
         options = options.model_copy(update={"borrowing": True})  # OPT-BORROWANY-1
@@ -102,7 +103,7 @@ def _check_combinations(options: Options) -> None:
 
 
 def _clash(option: str, others: list[str], rule: str) -> None:
-    raise InvalidOptions("conflicting_options",
+    raise InvalidOptions(Code.CONFLICTING_OPTIONS,
                          f"{option} cannot be combined with {', '.join(others)} ({rule})",
                          options=(option, *others))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..refusals import Code
 from .actions import Show
 from .errors import IllegalAction
 from .flow import Events, place_meld, remove_from_hand
@@ -48,65 +49,65 @@ def check_take(st: State, seat: int, card: str) -> None:
     hand = st.hands[seat] + [card]
     usable = any(card in m for m in _small_melds(hand, st.rules.meld))
     if not usable or not locks_hold(hand, st.locked[seat] + [card], st.rules.meld):
-        raise IllegalAction("cannot_use_discard",
+        raise IllegalAction(Code.CANNOT_USE_DISCARD,
                             f"{card} does not complete a meld with two of your cards")
 
 
 def check_discard(st: State, seat: int, card: str) -> None:
     if st.turns[seat] == LAST_TURN and not st.shown[seat]:
-        raise IllegalAction("must_show", "show your melds before the last discard")  # PHOM-9
+        raise IllegalAction(Code.MUST_SHOW, "show your melds before the last discard")  # PHOM-9
     if card in st.locked[seat]:
-        raise IllegalAction("card_locked", f"{card} was taken from the discard pile")
+        raise IllegalAction(Code.CARD_LOCKED, f"{card} was taken from the discard pile")
     hand = list(st.hands[seat])
     if card in hand:
         hand.remove(card)
     if not locks_hold(hand, st.locked[seat], st.rules.meld):
-        raise IllegalAction("breaks_locked_meld",
+        raise IllegalAction(Code.BREAKS_LOCKED_MELD,
                             f"discarding {card} leaves a taken card without its meld")
 
 
 def check_lay_off(st: State, seat: int, index: int) -> None:
     """PHOM-9, PHOM-13: after the show, only onto other players' shown melds."""
     if st.rules.options.no_layoff_on_others:
-        raise IllegalAction("not_in_this_game", "lay-offs are not played in this room")
+        raise IllegalAction(Code.NOT_IN_THIS_GAME, "lay-offs are not played in this room")
     if st.turns[seat] != LAST_TURN or not st.shown[seat]:
-        raise IllegalAction("must_show", "lay off only after your show on your last turn")
+        raise IllegalAction(Code.MUST_SHOW, "lay off only after your show on your last turn")
     if index < len(st.melds) and st.melds[index].owner == seat:
-        raise IllegalAction("cannot_lay_off_own", "lay off only on other players' melds")
+        raise IllegalAction(Code.CANNOT_LAY_OFF_OWN, "lay off only on other players' melds")
 
 
 def check_declared_locks(st: State, seat: int, melds: list[Meld]) -> None:
     """PHOM-8: Ù must hold every locked card, at most one in each meld."""
     if len(st.hands[seat]) != 10:
-        raise IllegalAction("cannot_declare", "declare Ù only while holding ten cards")
+        raise IllegalAction(Code.CANNOT_DECLARE, "declare Ù only while holding ten cards")
     _check_locks_in(st.locked[seat], melds)
 
 
 def _check_locks_in(locked: list[str], melds: list[Meld]) -> None:
     for meld in melds:
         if len(set(locked).intersection(meld.codes)) > 1:
-            raise IllegalAction("two_locked_in_meld", "a meld may hold only one taken card")
+            raise IllegalAction(Code.TWO_LOCKED_IN_MELD, "a meld may hold only one taken card")
     shown = {c for m in melds for c in m.codes}
     missing = [c for c in locked if c not in shown]
     if missing:
-        raise IllegalAction("locked_card_not_shown",
+        raise IllegalAction(Code.LOCKED_CARD_NOT_SHOWN,
                             f"taken cards must be in your melds: {' '.join(missing)}")
 
 
 def show(st: State, seat: int, act: Show, events: Events) -> None:
     """PHOM-9: on the fourth turn, after drawing, show every meld; no meld may stay in hand."""
     if st.turns[seat] != LAST_TURN:
-        raise IllegalAction("not_last_turn", "melds are shown on your fourth turn")
+        raise IllegalAction(Code.NOT_LAST_TURN, "melds are shown on your fourth turn")
     if st.shown[seat]:
-        raise IllegalAction("already_shown", "you have already shown")
+        raise IllegalAction(Code.ALREADY_SHOWN, "you have already shown")
     melds = [form_meld(m, st.rules.meld, owner=seat) for m in act.melds]
     cards = [c for m in act.melds for c, _ in m]
     remove_from_hand(st, seat, cards)
     _check_locks_in(st.locked[seat], melds)
     if not st.hands[seat]:
-        raise IllegalAction("must_keep_discard", "keep a card to discard (or declare Ù)")
+        raise IllegalAction(Code.MUST_KEEP_DISCARD, "keep a card to discard (or declare Ù)")
     if candidate_melds(st.hands[seat], st.rules.meld):
-        raise IllegalAction("meld_left_in_hand", "show every meld you hold")
+        raise IllegalAction(Code.MELD_LEFT_IN_HAND, "show every meld you hold")
     placed = [place_meld(st, m) for m in melds]
     st.locked[seat] = []
     st.shown[seat] = True

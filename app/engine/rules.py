@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
+from ..refusals import Code
 from .cards import JOKER, rank_of
 from .errors import InvalidOptions, excerpt
 from .melds import AceModel, Meld, MeldRules
@@ -109,7 +110,7 @@ class GameDef:
         """Validate options and player count and resolve this game's rules for one match."""
         options = parse_options(raw_options, self.allowed_options)
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions("bad_players", f"{self.name} is for {self.min_players} to "
+            raise InvalidOptions(Code.BAD_PLAYERS, f"{self.name} is for {self.min_players} to "
                                  f"{self.max_players} players, not {excerpt(players)}")
         return _resolve(self, options, players)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..refusals import Code
 from . import phom, scoring
 from .actions import Borrow, Declare, Knock, LayOff, MeldAction, SwapJoker
 from .cards import JOKER
@@ -26,9 +27,9 @@ from .state import State
 
 def check_may_lay_off(st: State, seat: int) -> None:
     if st.rules.options.layoff_requires_meld and not st.opened[seat]:  # OPT-LAYOFF-1
-        raise IllegalAction("must_meld_first", "lay a meld of your own before laying off")
+        raise IllegalAction(Code.MUST_MELD_FIRST, "lay a meld of your own before laying off")
     if st.rules.game.initial_meld and not st.opened[seat]:  # KALUKI-6, GERMAN-7
-        raise IllegalAction("must_meld_first", "make your initial meld before laying off")
+        raise IllegalAction(Code.MUST_MELD_FIRST, "make your initial meld before laying off")
 
 
 def _played_jokers(st: State, cards: list[str]) -> None:
@@ -41,7 +42,7 @@ def _formed(entries: tuple[Entry, ...], rules: GameRules, seat: int) -> Meld:
     try:
         return form_meld(entries, rules.meld, owner=seat)
     except IllegalAction as exc:
-        if exc.code != "invalid_meld":
+        if exc.code != Code.INVALID_MELD:
             raise
         raise IllegalAction(exc.code, exc.message, {"cards": [c for c, _ in entries]}) from None
 
@@ -49,7 +50,7 @@ def _formed(entries: tuple[Entry, ...], rules: GameRules, seat: int) -> Meld:
 def _lay_new_melds(st: State, seat: int, listed: tuple[tuple[Entry, ...], ...]) -> list[Meld]:
     melds = [_formed(m, st.rules, seat) for m in listed]
     if st.rules.options.one_meld_per_turn and st.melds_this_turn + len(melds) > 1:
-        raise IllegalAction("one_meld_per_turn", "only one new meld per turn")  # OPT-ONEMELD-1
+        raise IllegalAction(Code.ONE_MELD_PER_TURN, "only one new meld per turn")  # OPT-ONEMELD-1
     placed = [place_meld(st, meld) for meld in melds]
     st.melds_this_turn += len(melds)
     st.opened[seat] = True
@@ -60,7 +61,7 @@ def _lay_new_melds(st: State, seat: int, listed: tuple[tuple[Entry, ...], ...]) 
 
 def meld(st: State, seat: int, act: MeldAction, events: Events) -> None:
     if not act.melds:
-        raise IllegalAction("invalid_meld", "list at least one meld")
+        raise IllegalAction(Code.INVALID_MELD, "list at least one meld")
     cards = [c for m in act.melds for c, _ in m]
     remove_from_hand(st, seat, cards)
     opening = not st.opened[seat]
@@ -69,11 +70,11 @@ def meld(st: State, seat: int, act: MeldAction, events: Events) -> None:
     if minimum and opening:  # the minimum first: a too-low opening fails whatever it uses
         points = sum(st.rules.game.meld_points(m) for m in placed)
         if points < minimum:  # KALUKI-5, GERMAN-6
-            raise IllegalAction("initial_meld_too_low",
+            raise IllegalAction(Code.INITIAL_MELD_TOO_LOW,
                                 f"your first meld must be worth {minimum}; this is {points}",
                                 {"need": minimum, "points": points})
     if opening and st.must_use is not None and st.must_use not in cards:
-        raise IllegalAction("must_use_taken_card",
+        raise IllegalAction(Code.MUST_USE_TAKEN_CARD,
                             f"your opening must use the {st.must_use} you took",
                             {"card": st.must_use})  # KALUKI-6
     st.must_use = None
@@ -91,7 +92,7 @@ def lay_off(st: State, seat: int, act: LayOff, events: Events) -> None:
     cards = [c for c, _ in act.cards]
     remove_from_hand(st, seat, cards)
     if st.rules.game.phom and not st.hands[seat]:  # PHOM-9: the fourth turn ends with a discard
-        raise IllegalAction("must_keep_discard", "keep a card to discard")
+        raise IllegalAction(Code.MUST_KEEP_DISCARD, "keep a card to discard")
     try:
         st.melds[act.meld] = laid_off(target, list(act.cards), st.rules)
     except IllegalAction as exc:
@@ -108,14 +109,14 @@ def misfit(exc: IllegalAction, meld: Meld, entries: list[Entry],
            rules: GameRules) -> IllegalAction:
     """A refused lay-off (GEN-10) naming the meld and the first card that fits it on its own
     neither (``card`` absent when each fits alone but not all together)."""
-    if exc.code != "invalid_meld":
+    if exc.code != Code.INVALID_MELD:
         return exc
     fields: dict[str, object] = {"meld": meld.id}
     for entry in entries:
         try:
             laid_off(meld, [entry], rules)
         except IllegalAction as alone:
-            if alone.code == "invalid_meld":
+            if alone.code == Code.INVALID_MELD:
                 fields["card"] = entry[0]
                 break
     return IllegalAction(exc.code, exc.message, fields)
@@ -157,15 +158,15 @@ def _move_end_joker(meld: Meld, entries: list[Entry],
 def borrow(st: State, seat: int, act: Borrow, events: Events) -> None:
     source = meld_at(st, act.meld)
     if source.owner != seat and not st.rules.options.borrowing_any_meld:  # OPT-BORROW-1
-        raise IllegalAction("not_your_meld", "you may borrow only from a meld you laid")
+        raise IllegalAction(Code.NOT_YOUR_MELD, "you may borrow only from a meld you laid")
     st.melds[act.meld] = _without_card(source, act.card)
     into = list(act.into)
     position = next((i for i, (c, _) in enumerate(into) if c == act.card), None)
     if position is None:
-        raise IllegalAction("invalid_meld", f"the new meld must include the borrowed {act.card}")
+        raise IllegalAction(Code.INVALID_MELD, f"the new meld must include the borrowed {act.card}")
     hand_part = into[:position] + into[position + 1:]
     if len(hand_part) < 2:  # OPT-BORROW-3
-        raise IllegalAction("invalid_meld", "use the borrowed card with at least two of yours")
+        raise IllegalAction(Code.INVALID_MELD, "use the borrowed card with at least two of yours")
     remove_from_hand(st, seat, [c for c, _ in hand_part])
     _lay_new_melds(st, seat, (tuple(into),))
     events.append({"type": "borrow", "seat": seat, "from": act.meld, "card": act.card,
@@ -177,15 +178,15 @@ def _without_card(meld: Meld, card: str) -> Meld:
     """OPT-BORROW-2: the meld giving up ``card`` must stay valid (a run loses only an end)."""
     codes = meld.codes
     if card not in codes:
-        raise IllegalAction("card_not_in_meld", f"{card} is not in meld {meld.id}")
+        raise IllegalAction(Code.CARD_NOT_IN_MELD, f"{card} is not in meld {meld.id}")
     if len(codes) <= 3:
-        raise IllegalAction("cannot_borrow", "a meld of three cards cannot give up a card")
+        raise IllegalAction(Code.CANNOT_BORROW, "a meld of three cards cannot give up a card")
     if meld.kind == "run":
         if codes[0] == card:
             return Meld("run", meld.cards[1:], meld.owner, meld.start + 1, id=meld.id)
         if codes[-1] == card:
             return Meld("run", meld.cards[:-1], meld.owner, meld.start, id=meld.id)
-        raise IllegalAction("cannot_borrow", "only an end card of a run may be borrowed")
+        raise IllegalAction(Code.CANNOT_BORROW, "only an end card of a run may be borrowed")
     index = codes.index(card)
     return Meld("set", meld.cards[:index] + meld.cards[index + 1:], meld.owner, id=meld.id)
 
@@ -194,18 +195,18 @@ def swap_joker(st: State, seat: int, act: SwapJoker, events: Events) -> None:
     """KALUKI-7, GERMAN-8: put the natural card in the wild's place and take the wild."""
     game = st.rules.game
     if game.exchange_needs_opening and not st.opened[seat]:  # GERMAN-7
-        raise IllegalAction("must_meld_first", "make your initial meld before exchanging")
+        raise IllegalAction(Code.MUST_MELD_FIRST, "make your initial meld before exchanging")
     if not game.exchange_needs_opening and st.acted:  # KALUKI-7
-        raise IllegalAction("swap_too_late",
+        raise IllegalAction(Code.SWAP_TOO_LATE,
                             "exchange jokers after drawing, before melding or laying off")
     target = meld_at(st, act.meld)
     index = next((i for i, p in enumerate(target.cards)
                   if p.is_wild and p.stands_for == act.card), None)
     if index is None:
-        raise IllegalAction("no_joker_for_card",
+        raise IllegalAction(Code.NO_JOKER_FOR_CARD,
                             f"no wild in meld {act.meld} stands for {act.card}")
     if act.card == st.must_use and st.hands[seat].count(act.card) <= 1:  # KALUKI-6
-        raise IllegalAction("must_use_taken_card",
+        raise IllegalAction(Code.MUST_USE_TAKEN_CARD,
                             f"your opening must use the {act.card} you took", {"card": act.card})
     remove_from_hand(st, seat, [act.card])
     wild = target.cards[index]
@@ -217,7 +218,7 @@ def swap_joker(st: State, seat: int, act: SwapJoker, events: Events) -> None:
     if game.joker_must_be_played:
         st.jokers_to_play += 1
         if not _joker_playable(st, seat, wild.card):  # GERMAN-8 with the GEN-8 corollary
-            raise IllegalAction("joker_unplayable",
+            raise IllegalAction(Code.JOKER_UNPLAYABLE,
                                 "you could not play that joker and still discard this turn")
     events.append({"type": "swap_joker", "seat": seat, "meld": act.meld, "card": act.card})
 
@@ -246,21 +247,21 @@ def declare(st: State, seat: int, act: Declare, events: Events) -> None:
     """OPT-COMPLETE-1, BOAT-5, CONT-6, QUEEN-2, PHOM-8, NOWRANG-6: the whole hand at once."""
     rules = st.rules
     if act.discard is None and rules.mandatory_discard:
-        raise IllegalAction("must_keep_discard", "declare with a discard")
+        raise IllegalAction(Code.MUST_KEEP_DISCARD, "declare with a discard")
     cards = [c for m in act.melds for c, _ in m]
     expected = Counter(st.hands[seat])
     if act.discard is not None:
         if act.discard not in discardable(st, seat):
-            raise IllegalAction("cannot_discard_taken_card" if act.discard in expected
-                                else "card_not_in_hand", f"you cannot discard {act.discard}")
+            raise IllegalAction(Code.CANNOT_DISCARD_TAKEN_CARD if act.discard in expected
+                                else Code.CARD_NOT_IN_HAND, f"you cannot discard {act.discard}")
         expected[act.discard] -= 1
     if Counter(cards) != +expected:
-        raise IllegalAction("declare_incomplete",
+        raise IllegalAction(Code.DECLARE_INCOMPLETE,
                             "the declared melds must hold every card of your hand")
     sizes = sorted((len(m) for m in act.melds), reverse=True)
     patterns = rules.game.declare_sizes
     if patterns and tuple(sizes) not in patterns:
-        raise IllegalAction("wrong_pattern", "declare melds of the sizes "
+        raise IllegalAction(Code.WRONG_PATTERN, "declare melds of the sizes "
                             + " or ".join("-".join(map(str, p)) for p in patterns))
     melds = [form_meld(m, rules.meld, owner=seat) for m in act.melds]
     if rules.game.phom:
@@ -278,7 +279,7 @@ def declare(st: State, seat: int, act: Declare, events: Events) -> None:
 def knock(st: State, seat: int, act: Knock, events: Events) -> None:
     """KNOCK-4: discard and end the hand at once."""
     if act.discard in st.hands[seat] and act.discard not in discardable(st, seat):
-        raise IllegalAction("cannot_discard_taken_card",
+        raise IllegalAction(Code.CANNOT_DISCARD_TAKEN_CARD,
                             f"{act.discard} was taken from the discard pile this turn")
     remove_from_hand(st, seat, [act.discard])
     st.discard.append(act.discard)

@@ -7,10 +7,10 @@ import logging
 from collections import deque
 from typing import Any
 
+from app.refusals import Code, Refusal
 from app.services import outage
 
 from .connections import RECENT
-from .errors import RoomError
 from .store import MatchStore, RoomRecord
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ class ChatLog:
         """Store a line and return its message. Spectators may chat only where the host
         allowed it; a line that cannot be stored is refused (``storage_unavailable``)."""
         if seat is None and not self.record.settings.spectator_chat:
-            raise RoomError("spectators_cannot_chat",
+            raise Refusal(Code.SPECTATORS_CANNOT_CHAT,
                             "only seated players may chat in this room (the host did not "
                             "allow spectators to chat)")
         try:
@@ -37,7 +37,7 @@ class ChatLog:
             if not outage.is_storage_outage(exc):
                 raise
             log.warning("room %s: could not store a chat line: %r", self.record.id, exc)
-            raise RoomError(outage.CODE, "the chat line could not be stored: " + outage.MESSAGE
+            raise Refusal(outage.CODE, "the chat line could not be stored: " + outage.MESSAGE
                             ) from None
         line = {"type": "chat", "seat": seat, "name": name, "text": text}
         self.lines.append(line)

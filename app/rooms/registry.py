@@ -6,9 +6,9 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.refusals import Code, Refusal
 from app.services.room_settings import RoomSettings
 
-from .errors import RoomError
 from .room import Room
 from .scheduler import RoomTiming
 from .store import MatchStore, RoomRecord
@@ -47,9 +47,9 @@ class RoomRegistry:
         waiting = sum(1 for r in self.rooms.values()
                       if r.record.host_id == host_id and r.record.status == "waiting")
         if waiting + self._opening.get(host_id, 0) >= self.max_waiting_per_host:
-            raise RoomError("too_many_waiting_rooms", "you already host "
-                            f"{self.max_waiting_per_host} rooms that wait for players (the "
-                            "most at once): start or leave one first")
+            raise Refusal(Code.TOO_MANY_WAITING_ROOMS, "you already host "
+                          f"{self.max_waiting_per_host} rooms that wait for players (the "
+                          "most at once): start or leave one first")
 
     async def _open(self, host_id: str, host_name: str, record: RoomRecord) -> Room:
         """Store the new room and seat its host."""
@@ -60,7 +60,7 @@ class RoomRegistry:
         room = Room(record, self.store, self.timing)
         try:
             await room.join(host_id, host_name)
-        except RoomError:  # the host cannot sit (the buy-in): no room without its host
+        except Refusal:  # the host cannot sit (the buy-in): no room without its host
             record.status = "closed"
             await self.store.save_room(record)
             raise
@@ -70,14 +70,14 @@ class RoomRegistry:
     def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is None:
-            raise RoomError("no_such_room", f"no room {room_id!r}")
+            raise Refusal(Code.NO_SUCH_ROOM, f"no room {room_id!r}")
         return room
 
     def by_invite(self, code: str) -> Room:
         for room in self.rooms.values():
             if room.record.invite_code == code:
                 return room
-        raise RoomError("no_such_room", "that invite code does not open any room")
+        raise Refusal(Code.NO_SUCH_ROOM, "that invite code does not open any room")
 
     def stalled(self) -> list[str]:
         """Rooms whose own next move is overdue (for the health check)."""

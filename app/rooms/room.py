@@ -24,12 +24,12 @@ from app.engine.designate import could_meld, designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.state import Phase
 from app.engine.views import redact_events, seat_part, seat_view, table_view
+from app.refusals import Code, Refusal
 from app.services import outage
 
 from .call_window import CallWindow
 from .chat_log import ChatLog
 from .connections import Connection, ConnectionSet
-from .errors import RoomError, error_reply
 from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
 from .seating import Seating
@@ -38,7 +38,7 @@ from .store import LiveMatch, MatchStore, RoomRecord
 from .supervisor import Supervisor
 from .timeouts import timeout_action
 
-__all__ = ["Room", "RoomError", "RoomTiming"]
+__all__ = ["Room", "RoomTiming"]
 
 log = logging.getLogger(__name__)
 ClientId = str | int | None
@@ -140,7 +140,7 @@ class Room:
         levels; a seat a leaver handed to the computer is not one)."""
         self.seating.check_host(player_id)
         if self.record.status != "closed" or self.record.match_id is None:
-            raise RoomError("match_not_over", "a rematch is offered once the match is over")
+            raise Refusal(Code.MATCH_NOT_OVER, "a rematch is offered once the match is over")
         bots = [level_of(s.bot) or DEFAULT_LEVEL for s in self.seating.seats
                 if s is not None and s.bot and not s.player_id]  # their levels
         return {**self.record.settings.to_json(), "bots": bots}
@@ -166,7 +166,7 @@ class Room:
             self.seating.check_host(player_id)
             self.seating.check_waiting()
             if not self.seating.full():
-                raise RoomError("seats_empty", "fill every seat (invite players or add bots)")
+                raise Refusal(Code.SEATS_EMPTY, "fill every seat (invite players or add bots)")
             await self.runner.start()
             self._mark_absent_players()
             events = await self.runner.deal_next()
@@ -176,14 +176,14 @@ class Room:
         """A player's action: the ``ack`` or ``error`` reply for the client."""
         seat = self.seating.acting_seat(player_id)
         if seat is None:
-            return error_reply(client_id, "not_seated", "you have no seat in this room")
+            return Refusal(Code.NOT_SEATED, "you have no seat in this room").reply(client_id)
         key = (player_id, client_id) if client_id is not None else None
         if key is not None and (found := self.runner.replies.get(key)) is not None:
             return found  # a repeated client id is answered as before
         try:
             parsed = parse_action(action)
         except RuleError as exc:
-            return error_reply(client_id, exc.code, exc.message)
+            return Refusal(exc.code, exc.message).reply(client_id)
         was_away = seat in self.scheduler.away
         self.scheduler.acted(seat)
         if was_away:  # back: no stand-in any more, and the presence shows it
@@ -211,7 +211,7 @@ class Room:
         commitment it counts against. Under the lock, so that it falls on one side of a deal."""
         seat = self.seating.acting_seat(player_id)
         if seat is None:
-            raise RoomError("not_seated", "only a seated player may send a seed")
+            raise Refusal(Code.NOT_SEATED, "only a seated player may send a seed")
         async with self.lock:
             committed = self.runner.set_client_seed(seat, value)
         return {"type": "seed", "value": value, "next_deal_commitment": committed}
@@ -223,11 +223,11 @@ class Room:
         try:
             codes = [parse_code(c) for c in cards]
         except RuleError as exc:
-            raise RoomError(exc.code, exc.message) from None
+            raise Refusal(exc.code, exc.message) from None
         target = None
         if meld is not None:
             if st is None or meld >= len(st.melds):
-                raise RoomError("no_such_meld", f"there is no meld {meld} on the table")
+                raise Refusal(Code.NO_SUCH_MELD, f"there is no meld {meld} on the table")
             target = st.melds[meld]
         return {"wilds": open_wilds(codes, self.rules.meld),
                 "options": designations(codes, self.rules.meld, target),
@@ -457,7 +457,7 @@ def _storage_refusal(room_id: str, client_id: ClientId, exc: Exception) -> dict[
     """The error a client gets when its action could not be made durable (nothing changed)."""
     if outage.is_storage_outage(exc):
         log.warning("room %s: could not store an action: %r", room_id, exc)
-        return error_reply(client_id, outage.CODE,
-                           "the action could not be saved: " + outage.MESSAGE)
+        return Refusal(outage.CODE, "the action could not be saved: " + outage.MESSAGE
+                       ).reply(client_id)
     log.exception("room %s: could not store an action", room_id)
-    return error_reply(client_id, "storage_error", "the action could not be saved")
+    return Refusal(Code.STORAGE_ERROR, "the action could not be saved").reply(client_id)

@@ -28,8 +28,8 @@ from app.engine.matchlog import HandLog, LoggedAction, MatchLog, fold
 from app.engine.replay import hand_summary
 from app.engine.rules import GameRules
 from app.engine.state import State
+from app.refusals import Code, Refusal
 
-from .errors import RoomError, error_reply
 from .replies import Key, Replies
 from .store import HandRecord, LiveMatch, MatchStore, RoomRecord
 
@@ -81,10 +81,10 @@ class MatchRunner:
         try:
             seed = parse_client_seed(value)
         except InvalidSeed as exc:
-            raise RoomError(exc.code, exc.message) from None
+            raise Refusal(exc.code, exc.message) from None
         committed = self.next_commitment
         if committed is None:
-            raise RoomError("no_next_deal", "no hand dealt from seeds is coming in this match")
+            raise Refusal(Code.NO_NEXT_DEAL, "no hand dealt from seeds is coming in this match")
         self.client_seeds[seat] = seed
         return committed
 
@@ -154,11 +154,11 @@ class MatchRunner:
               client_id: str | int | None) -> Reply | None:
         """The refusal ``action`` would get now (remembered like any), or None if legal."""
         if self.state is None:
-            return error_reply(client_id, "no_match", "the match has not started")
+            return Refusal(Code.NO_MATCH, "the match has not started").reply(client_id)
         try:
             check(self.state, seat, action)
         except RuleError as exc:
-            reply = error_reply(client_id, exc.code, exc.message, exc.fields)
+            reply = exc.reply(client_id)
             if key is not None:
                 self.replies.rejected(key, reply)
             return reply
@@ -172,11 +172,11 @@ class MatchRunner:
         ``played_for`` marks a server move for a person's seat (``timeout``, ``stand_in``)."""
         st = self.state
         if st is None or self.record.match_id is None:
-            return error_reply(client_id, "no_match", "the match has not started"), []
+            return Refusal(Code.NO_MATCH, "the match has not started").reply(client_id), []
         try:  # the engine closes an open Call Rummy window itself, on its copy (OPT-CALL-4)
             new, events = apply(st, seat, action)
         except RuleError as exc:
-            reply = error_reply(client_id, exc.code, exc.message, exc.fields)
+            reply = exc.reply(client_id)
             if key is not None:
                 self.replies.rejected(key, reply)
             return reply, []

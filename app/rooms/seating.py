@@ -10,9 +10,8 @@ import secrets
 from typing import Any
 
 from app.bots.registry import DEFAULT_LEVEL, LEVELS, level_of
-from app.services.errors import ServiceError
+from app.refusals import Code, Refusal
 
-from .errors import RoomError
 from .store import MatchStore, RoomRecord, SeatRecord
 
 STAND_IN = "sensible"  # the computer player that takes over a seat
@@ -64,11 +63,11 @@ class Seating:
 
     def check_host(self, player_id: str) -> None:
         if player_id != self.record.host_id:
-            raise RoomError("not_host", "only the host can do that")
+            raise Refusal(Code.NOT_HOST, "only the host can do that")
 
     def check_waiting(self) -> None:
         if self.record.status != "waiting":
-            raise RoomError("room_started", "the match has already started")
+            raise Refusal(Code.ROOM_STARTED, "the match has already started")
 
     async def join(self, player_id: str, name: str) -> int:
         current = self.acting_seat(player_id)
@@ -85,14 +84,14 @@ class Seating:
         self.check_host(player_id)
         self.check_waiting()
         if self.record.settings.rated:
-            raise RoomError("rated_room_humans_only", "a rated room seats people only: invite "
-                            "players instead of adding computer players")
+            raise Refusal(Code.RATED_ROOM_HUMANS_ONLY, "a rated room seats people only: invite "
+                          "players instead of adding computer players")
         if level not in LEVELS:
-            raise RoomError("bad_level", f"unknown level {level[:32]!r}; choose one of "
-                            + ", ".join(LEVELS))
+            raise Refusal(Code.BAD_LEVEL, f"unknown level {level[:32]!r}; choose one of "
+                          + ", ".join(LEVELS))
         free = [i for i, s in enumerate(self.seats) if s is None]
         if count < 1 or count > len(free):
-            raise RoomError("bad_count", f"there are {len(free)} free seats")
+            raise Refusal(Code.BAD_COUNT, f"there are {len(free)} free seats")
         for seat in free[:count]:
             await self._sit(SeatRecord(seat, None, LEVELS[level], f"Bot {seat + 1}"))
         return free[:count]
@@ -101,7 +100,7 @@ class Seating:
         """Stand up before the match, or hand the seat to a computer player during it."""
         seat = self.acting_seat(player_id)
         if seat is None:
-            raise RoomError("not_seated", "you have no seat in this room")
+            raise Refusal(Code.NOT_SEATED, "you have no seat in this room")
         record = self.seats[seat]
         assert record is not None  # noqa: S101 - acting_seat found it
         if self.record.status == "waiting":
@@ -132,10 +131,7 @@ class Seating:
         await self.store.save_room(self.record)
 
     async def _sit(self, record: SeatRecord) -> None:
-        try:
-            await self.store.sit(self.record, record)
-        except ServiceError as exc:
-            raise RoomError(exc.code, exc.message) from None
+        await self.store.sit(self.record, record)
         self.seats[record.seat] = record
         self._sync_taken()
 
@@ -146,7 +142,7 @@ class Seating:
         for i, seat in enumerate(self.seats):
             if seat is None:
                 return i
-        raise RoomError("room_full", "every seat is taken")
+        raise Refusal(Code.ROOM_FULL, "every seat is taken")
 
     def players(self) -> list[dict[str, Any] | None]:
         return [None if s is None else {"seat": s.seat, "name": s.name, "bot": s.bot,

@@ -17,7 +17,7 @@ class MatchStore(Protocol):
     async def save_room(self, room: RoomRecord) -> None: ...
 
     async def sit(self, room: RoomRecord, seat: SeatRecord) -> None:
-        """Record the seat and escrow its buy-in (raises ``ServiceError`` if it cannot)."""
+        """Record the seat and escrow its buy-in (raises a ``Refusal`` if it cannot)."""
 
     async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
         """Free the seat and return its escrow."""

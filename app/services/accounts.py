@@ -28,8 +28,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.base import utcnow
 from app.db.models import AuthToken, Player
+from app.refusals import Code, FixedRefusal
 from app.services import ledger
-from app.services.errors import ServiceError
 from app.settings import get_settings
 
 TOKEN_LIFETIME = timedelta(days=30)
@@ -45,38 +45,36 @@ _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 _DUMMY_HASH = _hasher.hash("not a real password, only for timing")
 
 
-class AccountError(ServiceError):
-    """A refused account operation; `code` is stable and snake_case."""
-
-    code = "account_error"
+class AccountError(FixedRefusal):
+    """A refused account operation."""
 
 
 class InvalidName(AccountError):
-    code = "invalid_name"
+    code = Code.INVALID_NAME
 
 
 class InvalidUsername(AccountError):
-    code = "invalid_username"
+    code = Code.INVALID_USERNAME
 
 
 class WeakPassword(AccountError):
-    code = "weak_password"
+    code = Code.WEAK_PASSWORD
 
 
 class UsernameTaken(AccountError):
-    code = "username_taken"
+    code = Code.USERNAME_TAKEN
 
 
 class InvalidCredentials(AccountError):
-    code = "invalid_credentials"
+    code = Code.INVALID_CREDENTIALS
 
 
 class NameTaken(AccountError):
-    code = "name_taken"
+    code = Code.NAME_TAKEN
 
 
 class NotAGuest(AccountError):
-    code = "not_a_guest"
+    code = Code.NOT_A_GUEST
 
 
 # --- validation and hashing -------------------------------------------------------------------

@@ -13,14 +13,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AdminView, Match, MatchSeat, Player
-from app.services.errors import ServiceError
+from app.refusals import Code, FixedRefusal
 from app.services.matches import NotFound
 
 IN_PROGRESS = "active"
 
 
-class SeatedInMatch(ServiceError):
-    code = "seated_in_match"
+class SeatedInMatch(FixedRefusal):
+    code = Code.SEATED_IN_MATCH
 
 
 async def open_hidden_state(s: AsyncSession, admin_id: str, match_id: str, route: str) -> None:

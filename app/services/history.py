@@ -24,19 +24,19 @@ from app.engine.matchlog import InvalidMatchLog
 from app.engine.replay import replay_steps
 from app.engine.state import State
 from app.engine.views import player_view
+from app.refusals import Code, FixedRefusal
 from app.services import matches, ratings
-from app.services.errors import ServiceError
 
 OVER = ("finished", "abandoned")
 RECENT = 5
 
 
-class PrivateMatch(ServiceError):
-    code = "private_match"
+class PrivateMatch(FixedRefusal):
+    code = Code.PRIVATE_MATCH
 
 
-class MatchInProgress(ServiceError):
-    code = "match_in_progress"
+class MatchInProgress(FixedRefusal):
+    code = Code.MATCH_IN_PROGRESS
 
 
 async def _player(s: AsyncSession, player_id: str) -> Player:

@@ -27,21 +27,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.db.models import Account, RoomSeat, Transfer
-from app.services.errors import ServiceError
+from app.refusals import Code, FixedRefusal
 
 BANK, WALLET, ESCROW = "bank", "wallet", "escrow"
 
 
-class LedgerError(ServiceError):
-    """A refused ledger operation; `code` is stable and snake_case."""
-
-    code = "ledger_error"
+class LedgerError(FixedRefusal):
+    """A refused ledger operation."""
 
 
 class InsufficientChips(LedgerError):
     """The transfer would make the paying account's balance negative."""
 
-    code = "insufficient_chips"
+    code = Code.INSUFFICIENT_CHIPS
 
     def __init__(self, account_id: int, balance: int, amount: int) -> None:
         super().__init__(f"account {account_id} holds {balance} chips, cannot pay {amount}")
@@ -53,19 +51,19 @@ class InsufficientChips(LedgerError):
 class UnknownAccount(LedgerError):
     """No account has this id."""
 
-    code = "unknown_account"
+    code = Code.UNKNOWN_ACCOUNT
 
 
 class StillHasChips(LedgerError):
     """A top-up is only for a player who holds no chips at all."""
 
-    code = "topup_has_chips"
+    code = Code.TOPUP_HAS_CHIPS
 
 
 class TopUpTooSoon(LedgerError):
     """The last top-up was less than a period ago; `next_at` is when the next may be claimed."""
 
-    code = "topup_too_soon"
+    code = Code.TOPUP_TOO_SOON
 
     def __init__(self, next_at: datetime) -> None:
         super().__init__(f"the next top-up may be claimed at {next_at.isoformat()}")

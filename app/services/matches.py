@@ -21,12 +21,12 @@ from app.db.models import (
     Player,
     Transfer,
 )
+from app.refusals import Code, FixedRefusal
 from app.services import ledger
-from app.services.errors import ServiceError
 
 
-class NotFound(ServiceError):
-    code = "not_found"
+class NotFound(FixedRefusal):
+    code = Code.NOT_FOUND
 
 
 async def list_matches(s: AsyncSession, *, player: str | None = None, game: str | None = None,

@@ -11,7 +11,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-CODE = "storage_unavailable"
+from app.refusals import Code
+
+CODE = Code.STORAGE_UNAVAILABLE
 MESSAGE = "storage is unreachable at the moment; try again shortly"
 
 # Exceptions that may mean an outage; `is_storage_outage` decides for a given one.

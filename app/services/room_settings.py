@@ -14,19 +14,12 @@ from app.engine.deal import stacked_deal
 from app.engine.errors import InvalidDeal, InvalidOptions, RuleError
 from app.engine.games import match_rules
 from app.engine.rules import GameRules
-from app.services.errors import ServiceError
+from app.refusals import Code, Refusal
 
 MAX_TURN_SECONDS = 600
 MAX_STAKE = 1_000_000
 MAX_GRACE_SECONDS = 3600
 
-
-class InvalidSettings(ServiceError):
-    """Settings a room cannot be made with; ``fields`` names the options of a conflict."""
-
-    def __init__(self, code: str, message: str, fields: dict[str, Any] | None = None) -> None:
-        super().__init__(message, code)
-        self.fields = fields or {}
 
 
 @dataclass(frozen=True)
@@ -49,7 +42,7 @@ class RoomSettings:
 
     def __post_init__(self) -> None:
         if self.deals is not None and (self.stake or self.buy_in):
-            raise InvalidSettings("deals_not_allowed", "stacked deals are for free play only: a "
+            raise Refusal(Code.DEALS_NOT_ALLOWED, "stacked deals are for free play only: a "
                                   "room with a stake or a buy-in is always dealt a fair shuffle")
         try:
             rules = match_rules(self.game, self.options, self.seats)
@@ -57,14 +50,14 @@ class RoomSettings:
                 _check_deals(rules, self.deals)
         except RuleError as exc:
             named = exc.options if isinstance(exc, InvalidOptions) and exc.options else None
-            raise InvalidSettings(exc.code, exc.message,
+            raise Refusal(exc.code, exc.message,
                                   {"options": list(named)} if named else None) from None
         _check_stake(self.stake, self.buy_in)
         if not 0 <= self.turn_seconds <= MAX_TURN_SECONDS:
-            raise InvalidSettings("bad_turn_seconds",
+            raise Refusal(Code.BAD_TURN_SECONDS,
                                   f"turn_seconds must be 0..{MAX_TURN_SECONDS}")
         if not 0 <= self.grace_seconds <= MAX_GRACE_SECONDS:
-            raise InvalidSettings("bad_grace_seconds",
+            raise Refusal(Code.BAD_GRACE_SECONDS,
                                   f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
         object.__setattr__(self, "rules", rules)
 
@@ -89,9 +82,9 @@ def _check_stake(stake: int, buy_in: int) -> None:
     (`stake_needs_buy_in`): a hand moves at most the payer's chips at the table (docs/server.md,
     "Chips"), so at a stake with no buy-in nobody would win or lose anything."""
     if not 0 <= stake <= MAX_STAKE or not 0 <= buy_in <= MAX_STAKE:
-        raise InvalidSettings("bad_stake", "stake and buy-in must be between 0 and 1,000,000")
+        raise Refusal(Code.BAD_STAKE, "stake and buy-in must be between 0 and 1,000,000")
     if stake > 0 and buy_in == 0:
-        raise InvalidSettings("stake_needs_buy_in", f"a stake of {stake} per point needs a "
+        raise Refusal(Code.STAKE_NEEDS_BUY_IN, f"a stake of {stake} per point needs a "
                               "buy-in: a hand moves at most the chips a player has at the table, "
                               "so with none nothing is won or lost (for example "
                               f"{min(stake * 100, MAX_STAKE)}, enough for 100 points)")

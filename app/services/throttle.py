@@ -24,17 +24,17 @@ from dataclasses import dataclass
 
 from redis.asyncio import Redis
 
-from app.services.errors import ServiceError
+from app.refusals import Code, FixedRefusal
 from app.settings import Settings
 
 
-class TooManyAttempts(ServiceError):
+class TooManyAttempts(FixedRefusal):
     """Over a limit; `retry_after` is the whole seconds until one more would be allowed."""
 
-    code = "too_many_attempts"
+    code = Code.TOO_MANY_ATTEMPTS
 
     def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
+        super().__init__(message, {"retry_after": retry_after})
         self.retry_after = retry_after
 
 

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.api import messages
 from app.main import STATIC_DIR
+from app.refusals import Refusal
 from tests.conftest import running_server
 
 LIMIT = 16 * 1024  # docs/server.md: websocket messages are limited to 16 KiB
@@ -204,7 +205,7 @@ async def test_an_oversized_frame_is_closed_before_it_is_read_whole(server: str)
 
 def test_the_message_parser_keeps_its_own_limit() -> None:
     """Defence in depth, for a server without uvicorn's limit: bytes, not characters."""
-    with pytest.raises(messages.BadMessage) as refused:
+    with pytest.raises(Refusal) as refused:
         messages.parse('{"type": "chat", "text": "' + "é" * 9_000 + '"}')
     assert refused.value.code == "message_too_large"
 

@@ -8,7 +8,6 @@ from app.engine.designate import could_meld
 from app.engine.games import match_rules
 from app.engine.legality import refusal
 from app.engine.state import State
-from app.rooms.errors import error_reply
 from tests.engine.helpers import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -40,7 +39,7 @@ def agrees(st: State, seat: int, action: dict[str, object], code: str) -> dict[s
     fields (returned) travel in the room's error reply beside its four fixed fields."""
     error = rejected(st, seat, action, code)
     assert refusal(st, seat, parse_action(action)) == code
-    reply = error_reply("a1", error.code, error.message, error.fields)
+    reply = error.reply("a1")
     assert (reply["type"], reply["id"], reply["code"]) == ("error", "a1", code)
     return error.fields
 
