@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
+from fastapi import Query, Request
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
@@ -20,11 +20,23 @@ from app.rooms.room import Room
 
 from .deps import CurrentPlayer, RegistryDep, http_error
 from .relay import Op, Relay
+from .schemas import (
+    BotsOut,
+    JoinedOut,
+    LeftOut,
+    LobbyOut,
+    RoomOut,
+    api_router,
+    bot_rules,
+    errors,
+    room_rules,
+)
 
-router = APIRouter(prefix="/api", tags=["rooms"])
+router = api_router("/api", "rooms", 503)
 
 
 class RoomIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra=room_rules)
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int
@@ -43,6 +55,7 @@ class JoinIn(BaseModel):
 
 
 class BotsIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra=bot_rules)
     count: int = Field(ge=1, le=12)
     level: str = Field(DEFAULT_LEVEL, max_length=32)  # easy, normal or hard
 
@@ -55,9 +68,9 @@ def _room_out(room: Room, player_id: str) -> dict[str, Any]:
     return out
 
 
-@router.post("/rooms")
+@router.post("/rooms", responses=errors(400, 401, 409))
 async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep,
-                      request: Request) -> dict[str, Any]:
+                      request: Request) -> RoomOut:
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
         raise http_error(400, "deals_not_allowed",
                          "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
@@ -68,15 +81,15 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     relay: Relay | None = request.app.state.relay
     if relay is not None:
         await relay.cluster.publish([room])
-    return _room_out(room, player.id)
+    return RoomOut.model_validate(_room_out(room, player.id))
 
 
 @router.get("/rooms")
-async def lobby(registry: RegistryDep, request: Request) -> dict[str, Any]:
+async def lobby(registry: RegistryDep, request: Request) -> LobbyOut:
     relay: Relay | None = request.app.state.relay
     if relay is not None:
-        return {"rooms": await relay.cluster.lobby.rooms()}
-    return {"rooms": registry.lobby()}
+        return LobbyOut.model_validate({"rooms": await relay.cluster.lobby.rooms()})
+    return LobbyOut.model_validate({"rooms": registry.lobby()})
 
 
 # What a caller may do to a room: run here when this process holds the room, else at its owner
@@ -143,60 +156,62 @@ async def _call(request: Request, room_id: str, op: str, player: Player,
     return await OPS[op](registry.get(room_id), player.id, player.name, args)
 
 
-@router.get("/rooms/{room_id}")
+@router.get("/rooms/{room_id}", responses=errors(400, 401, 404))
 async def room_info(room_id: str, player: CurrentPlayer, request: Request,
-                    invite: Annotated[str | None, Query(max_length=64)] = None
-                    ) -> dict[str, Any]:
-    return await _call(request, room_id, "info", player, {"invite": invite})
+                    invite: Annotated[str | None, Query(max_length=64)] = None) -> RoomOut:
+    return RoomOut.model_validate(
+        await _call(request, room_id, "info", player, {"invite": invite}))
 
 
-@router.get("/invites/{code}")
+@router.get("/invites/{code}", responses=errors(400, 401, 404))
 async def invite(code: str, player: CurrentPlayer, registry: RegistryDep,
-                 request: Request) -> dict[str, Any]:
+                 request: Request) -> RoomOut:
     relay: Relay | None = request.app.state.relay
     if relay is None:
         room = registry.by_invite(code)
-        return {**room.summary(), "invite_code": code}
+        return RoomOut.model_validate({**room.summary(), "invite_code": code})
     room_id = await relay.cluster.store.room_by_invite(code)
     if room_id is None:
         raise RoomError("no_such_room", "that invite code does not open any room")
-    return await relay.call(room_id, "invite", player.id, player.name, {})
+    return RoomOut.model_validate(
+        await relay.call(room_id, "invite", player.id, player.name, {}))
 
 
-@router.post("/rooms/{room_id}/join")
+@router.post("/rooms/{room_id}/join", responses=errors(400, 401, 403, 404, 409))
 async def join(room_id: str, player: CurrentPlayer, request: Request,
-               body: JoinIn | None = None) -> dict[str, Any]:
-    return await _call(request, room_id, "join", player,
-                       {"invite": body.invite if body is not None else None})
+               body: JoinIn | None = None) -> JoinedOut:
+    return JoinedOut.model_validate(await _call(
+        request, room_id, "join", player, {"invite": body.invite if body is not None else None}))
 
 
-@router.post("/rooms/{room_id}/leave")
-async def leave(room_id: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "leave", player, {})
+@router.post("/rooms/{room_id}/leave", responses=errors(400, 401, 404, 409))
+async def leave(room_id: str, player: CurrentPlayer, request: Request) -> LeftOut:
+    return LeftOut.model_validate(await _call(request, room_id, "leave", player, {}))
 
 
-@router.post("/rooms/{room_id}/bots")
+@router.post("/rooms/{room_id}/bots", responses=errors(400, 401, 403, 404, 409))
 async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
-                   request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "bots", player,
-                       {"count": body.count, "level": body.level})
+                   request: Request) -> BotsOut:
+    return BotsOut.model_validate(await _call(request, room_id, "bots", player,
+                                              {"count": body.count, "level": body.level}))
 
 
-@router.post("/rooms/{room_id}/start")
-async def start(room_id: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
-    return await _call(request, room_id, "start", player, {})
+@router.post("/rooms/{room_id}/start", responses=errors(400, 401, 403, 404, 409))
+async def start(room_id: str, player: CurrentPlayer, request: Request) -> RoomOut:
+    return RoomOut.model_validate(await _call(request, room_id, "start", player, {}))
 
 
-@router.post("/rooms/{room_id}/rematch")
+@router.post("/rooms/{room_id}/rematch", responses=errors(400, 401, 403, 404, 409))
 async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
-                  request: Request) -> dict[str, Any]:
+                  request: Request) -> RoomOut:
     """Play again (docs/server.md): the host of a finished match opens a room with the same
     game, options, stake, timers, rating and computer players and the old room's recent chat,
     and its players are invited over their sockets. Asked again, it answers the room already
     offered."""
     found = await _call(request, room_id, "rematch", player, {})
     if found["offered"] is not None:
-        return await _call(request, found["offered"]["id"], "info", player, {})
+        return RoomOut.model_validate(
+            await _call(request, found["offered"]["id"], "info", player, {}))
     s = found["settings"]
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
     room = await registry.create(player.id, player.name, s["game"], s["options"], s["seats"],
@@ -212,5 +227,6 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
                           {"room": room.id, "invite_code": room.record.invite_code})
     if offered["offered"]["id"] != room.id:  # another call offered first: that one stands
         await room.leave(player.id)  # and this one closes, deserted
-        return await _call(request, offered["offered"]["id"], "info", player, {})
-    return _room_out(room, player.id)
+        return RoomOut.model_validate(
+            await _call(request, offered["offered"]["id"], "info", player, {}))
+    return RoomOut.model_validate(_room_out(room, player.id))
