@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Annotated, Any
 
 from fastapi import Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
@@ -22,6 +22,7 @@ from .deps import CurrentPlayer, RegistryDep, http_error
 from .relay import Op, Relay
 from .schemas import (
     BotsOut,
+    Integer,
     JoinedOut,
     LeftOut,
     LobbyOut,
@@ -39,14 +40,14 @@ class RoomIn(BaseModel):
     model_config = ConfigDict(json_schema_extra=room_rules)
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: int
-    stake: int = 0
-    buy_in: int = 0
-    turn_seconds: int = 0
-    grace_seconds: int = 60
-    private: bool = False
-    spectator_chat: bool = False
-    rated: bool = False  # ratings change after the match; people only, no computer players
+    seats: Integer
+    stake: Integer = 0
+    buy_in: Integer = 0
+    turn_seconds: Integer = 0
+    grace_seconds: Integer = 60
+    private: StrictBool = False  # the flags are true or false, not 1 or 0 (as the schema says)
+    spectator_chat: StrictBool = False
+    rated: StrictBool = False  # ratings change after the match; people only, no computer players
     deals: list[dict[str, Any]] | None = None
 
 
@@ -56,7 +57,7 @@ class JoinIn(BaseModel):
 
 class BotsIn(BaseModel):
     model_config = ConfigDict(json_schema_extra=bot_rules)
-    count: int = Field(ge=1, le=12)
+    count: Integer = Field(ge=1, le=12)
     level: str = Field(DEFAULT_LEVEL, max_length=32)  # easy, normal or hard
 
 

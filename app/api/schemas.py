@@ -10,11 +10,11 @@ keep their meaning. Engine data (options, views, match logs' deals) stays free-f
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.json_schema import JsonDict, JsonValue
 from starlette.types import Receive, Scope, Send
 
@@ -26,6 +26,17 @@ from app.services import accounts
 Json = dict[str, Any]
 MAX_OFFSET = 2**31 - 1  # paging further finds nothing; PostgreSQL's OFFSET is a bigint
 MAX_TEXT = 64  # a query filter's or an id's length (ids are 32 characters)
+
+
+def _json_integer(value: Any) -> Any:
+    """A number as JSON Schema reads `integer` (2 and 2.0), never a boolean or a string: pydantic
+    alone would take false as 0 and "2" as 2."""
+    if isinstance(value, bool | str):
+        raise ValueError("expected a number")
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_json_integer)]  # of a request body
 
 
 # What the accounts service keeps, said in the schema of the fields that reach it; it refuses the
