@@ -6,6 +6,11 @@ tests/api/test_schema_fuzz.py). Answers are exactly their model's fields: a fiel
 starts sending is declared here first, or the answer fails its own validation. A key a service
 leaves out stays out of the answer (`Route`), so optional keys such as a room's `invite_code`
 keep their meaning. Engine data (options, views, match logs' deals) stays free-form.
+
+Also here, what makes the document true of requests: `api_router` (each router's routes and the
+refusals all of them give), `document` (no string holds a NUL, as `edge.NoNul` enforces), the
+rules the services enforce with their own codes said in the request schemas (`NAME_RULE`,
+`room_rules`, ...), and `Integer`, a body's number as JSON Schema reads one.
 """
 
 from __future__ import annotations
