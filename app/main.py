@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
 from app import __version__
-from app.api import admin, auth, edge, errors, games, health, me, players, rooms, ws
+from app.api import admin, auth, edge, errors, games, health, me, players, rooms, schemas, ws
 from app.api.gateway import LocalGateway
 from app.api.outage import add_outage_handlers
 from app.api.sockets import SocketIndex
@@ -119,7 +119,9 @@ def create_app() -> FastAPI:
     add_outage_handlers(app)
     for module in (health, games, auth, me, players, rooms, admin):
         app.include_router(module.router)
-    app.mount("/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static")
+    app.router.routes.append(edge.ClientMount(
+        "/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static"))
+    schemas.document(app)
     return app
 
 

@@ -126,6 +126,7 @@ class Code(StrEnum):
     NOT_SEATED = "not_seated", 409
     NOT_YOUR_MELD = "not_your_meld"
     NOT_YOUR_TURN = "not_your_turn"
+    NUL_CHARACTER = "nul_character"
     ONE_MELD_PER_TURN = "one_meld_per_turn"
     OPTION_NOT_ALLOWED = "option_not_allowed"
     PRIVATE_MATCH = "private_match", 403

@@ -8,9 +8,7 @@ show.
 
 from __future__ import annotations
 
-from typing import Any
-
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import BaseModel, Field
 
 from app.db.models import Player
@@ -18,13 +16,23 @@ from app.services import accounts
 from app.services.throttle import Limit, Throttle, Ticket
 
 from .deps import BearerToken, CurrentPlayer, GatewayDep, SessionDep
+from .schemas import (
+    NAME_RULE,
+    PASSWORD_RULE,
+    USERNAME_RULE,
+    LogoutOut,
+    PlayerRef,
+    TokenOut,
+    api_router,
+    errors,
+)
 from .sockets import SocketIndex
 
-router = APIRouter(prefix="/api/auth", tags=["auth"])
+router = api_router("/api/auth", "auth", 503)
 
 
 class GuestIn(BaseModel):
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=40, json_schema_extra=NAME_RULE)
 
 
 class CredentialsIn(BaseModel):
@@ -32,13 +40,15 @@ class CredentialsIn(BaseModel):
     password: str = Field(max_length=256)
 
 
-class AccountIn(CredentialsIn):
-    name: str | None = Field(None, max_length=64)  # the display name; default: kept
+class AccountIn(BaseModel):
+    username: str = Field(max_length=64, json_schema_extra=USERNAME_RULE)
+    password: str = Field(max_length=256, json_schema_extra=PASSWORD_RULE)
+    name: str | None = Field(None, max_length=64, json_schema_extra=NAME_RULE)  # default: kept
 
 
-def _answer(token: str, player: Player) -> dict[str, Any]:
-    return {"token": token, "player": {"id": player.id, "name": player.name,
-                                       "role": player.role}}
+def _answer(token: str, player: Player) -> TokenOut:
+    return TokenOut(token=token, player=PlayerRef(id=player.id, name=player.name,
+                                                  role=player.role))
 
 
 def _address(request: Request) -> str:
@@ -52,8 +62,8 @@ async def _take(request: Request, *checks: tuple[Limit, str]) -> list[Ticket]:
     return await throttle.take(*checks)
 
 
-@router.post("/guest")
-async def guest(body: GuestIn, session: SessionDep, request: Request) -> dict[str, Any]:
+@router.post("/guest", responses=errors(400, 409, 429))
+async def guest(body: GuestIn, session: SessionDep, request: Request) -> TokenOut:
     await _take(request, (request.app.state.limits.guest, _address(request)))
     async with session.begin():
         player = await accounts.create_guest(session, body.name)
@@ -61,8 +71,8 @@ async def guest(body: GuestIn, session: SessionDep, request: Request) -> dict[st
     return _answer(token, player)
 
 
-@router.post("/register")
-async def register(body: AccountIn, session: SessionDep, request: Request) -> dict[str, Any]:
+@router.post("/register", responses=errors(400, 409, 429))
+async def register(body: AccountIn, session: SessionDep, request: Request) -> TokenOut:
     await _take(request, (request.app.state.limits.registration, _address(request)))
     async with session.begin():
         player = await accounts.register(session, body.username, body.password, name=body.name)
@@ -70,9 +80,9 @@ async def register(body: AccountIn, session: SessionDep, request: Request) -> di
     return _answer(token, player)
 
 
-@router.post("/upgrade")
+@router.post("/upgrade", responses=errors(400, 401, 409, 429))
 async def upgrade(body: AccountIn, guest: CurrentPlayer, token: BearerToken,
-                  session: SessionDep, request: Request) -> dict[str, Any]:
+                  session: SessionDep, request: Request) -> TokenOut:
     """A guest becomes an account and keeps its id, chips and history (and this token)."""
     await _take(request, (request.app.state.limits.registration, _address(request)))
     async with session.begin():
@@ -81,8 +91,8 @@ async def upgrade(body: AccountIn, guest: CurrentPlayer, token: BearerToken,
     return _answer(token, player)
 
 
-@router.post("/login")
-async def login(body: CredentialsIn, session: SessionDep, request: Request) -> dict[str, Any]:
+@router.post("/login", responses=errors(400, 401, 429))
+async def login(body: CredentialsIn, session: SessionDep, request: Request) -> TokenOut:
     """Each attempt counts until it succeeds: only failed logins use up the limits."""
     limits = request.app.state.limits
     tickets = await _take(request, (limits.login_username, body.username.lower()),
@@ -94,9 +104,9 @@ async def login(body: CredentialsIn, session: SessionDep, request: Request) -> d
     return _answer(token, player)
 
 
-@router.post("/logout")
+@router.post("/logout", responses=errors(401))
 async def logout(player: CurrentPlayer, token: BearerToken, session: SessionDep,
-                 gateway: GatewayDep, request: Request) -> dict[str, Any]:
+                 gateway: GatewayDep, request: Request) -> LogoutOut:
     """Revoke the token at once: HTTP refuses it from now on, and its sockets are closed (those
     at other processes too: they are told through Redis; the count is of this process's)."""
     async with session.begin():
@@ -104,4 +114,4 @@ async def logout(player: CurrentPlayer, token: BearerToken, session: SessionDep,
     sockets: SocketIndex = request.app.state.sockets
     closed = await sockets.revoke_token(accounts.token_hash(token))
     gateway.logged_out(accounts.token_hash(token))
-    return {"logged_out": True, "sockets_closed": closed}
+    return LogoutOut(logged_out=True, sockets_closed=closed)

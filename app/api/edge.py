@@ -1,8 +1,10 @@
 """The web edge: what every HTTP answer passes through (docs/security.md).
 
 - `BodyLimit`: request bodies over 64 KiB are refused with 413 before they are read whole.
+- `NoNul`: a NUL character in a request's path, query or JSON body is refused with 400.
 - `SecurityHeaders`: a strict Content-Security-Policy and friends on every answer.
-- `ClientFiles`: the browser client, revalidated on every use (ETag, 304).
+- `ClientFiles`: the browser client, revalidated on every use (ETag, 304), mounted at `/` by
+  `ClientMount`, which leaves `/api/` to the router.
 - `protect`: wires these, and gzip, into an app in the right order.
 
 All are pure ASGI and pass websockets through untouched; the websocket message limit is
@@ -12,12 +14,14 @@ uvicorn's (`ws_max_size`, set by `app.cli serve`).
 from __future__ import annotations
 
 import os
+import re
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.refusals import Code, Refusal
@@ -92,6 +96,39 @@ class BodyLimit(_HttpMiddleware):
         await self.app(scope, counted, send)
 
 
+# A JSON string's NUL is the escape \u0000 (a raw one is not JSON): one not itself escaped.
+_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
+
+
+def _nul_refused() -> Refusal:
+    return Refusal(Code.NUL_CHARACTER, "text may not contain the NUL character (U+0000)")
+
+
+class NoNul(_HttpMiddleware):
+    """Refuses with 400 `nul_character` a request that carries a NUL character in its path, its
+    query or its JSON body: no name, id or filter holds one, and PostgreSQL cannot store or
+    compare one (it would answer with an error, a 500). The schema says so of every string
+    (`app.api.schemas.document`). The body is read whole before a route parses it, so the check
+    comes as its last chunk arrives (within `BodyLimit`'s bound)."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        query: bytes = scope["query_string"]
+        if "\x00" in scope["path"] or b"\x00" in query or b"%00" in query:
+            await errors.response(_nul_refused())(scope, receive, send)
+            return
+        body = bytearray()
+
+        async def checked() -> Message:
+            message = await receive()
+            body.extend(message.get("body", b""))
+            if not message.get("more_body", False) and (b"\x00" in body
+                                                        or _JSON_NUL.search(body)):
+                raise errors.http_exception(_nul_refused())
+            return message
+
+        await self.app(scope, checked, send)
+
+
 class SecurityHeaders(_HttpMiddleware):
     """Adds the security headers (and HSTS over https) to every HTTP answer."""
 
@@ -129,6 +166,17 @@ class ClientFiles(StaticFiles):
         return response
 
 
+class ClientMount(Mount):
+    """The client's files at `/`, but not under `/api/`: there the router answers itself, with
+    its 404, and with a 405 whose `Allow` names the methods the route has (the files would
+    answer any method on any path, with `Allow: GET, HEAD`)."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
 def _server_error(request: Request, exc: Exception) -> JSONResponse:
     """A 500 in the error format, with the security headers: Starlette answers it outside every
     middleware."""
@@ -140,6 +188,7 @@ def protect(app: FastAPI) -> None:
     """Wire the edge into `app`. The last middleware added runs first: the security headers wrap
     everything, so the 413s and compressed answers carry them too."""
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
+    app.add_middleware(NoNul)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(Exception, _server_error)

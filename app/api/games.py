@@ -1,15 +1,14 @@
 """The catalogue of games with their options' JSON schema and defaults."""
 
-from typing import Any
-
-from fastapi import APIRouter
 
 from app.engine.games import game_catalog
 
-router = APIRouter(prefix="/api", tags=["games"])
+from .schemas import GamesOut, api_router
+
+router = api_router("/api", "games")
 
 
 @router.get("/games")
-async def games() -> dict[str, list[dict[str, Any]]]:
+async def games() -> GamesOut:
     """Every game: key, name, description, seats, options schema and defaults."""
-    return {"games": game_catalog()}
+    return GamesOut.model_validate({"games": game_catalog()})

@@ -1,14 +1,15 @@
 """Liveness check, and what the client needs to know about this server's development switches."""
 
-from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 
-router = APIRouter(prefix="/api", tags=["health"])
+from .schemas import HealthOut, api_router
+
+router = api_router("/api", "health")
 
 
 @router.get("/health")
-async def health(request: Request) -> dict[str, Any]:
+async def health(request: Request) -> HealthOut:
     """Answers while the server is up; says whether stacked deals are allowed (development),
     lists the rooms that should have moved on by themselves and did not, and how long the
     rebuild of the live rooms took at start-up; one of several processes also says which it
@@ -17,4 +18,4 @@ async def health(request: Request) -> dict[str, Any]:
     state = request.app.state
     out = {"status": "ok", "dev_stacked_decks": bool(state.settings.dev_stacked_decks),
            "stalled_rooms": state.registry.stalled(), "restore_seconds": state.restore_seconds}
-    return {**out, **state.gateway.health()}
+    return HealthOut.model_validate({**out, **state.gateway.health()})

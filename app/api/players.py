@@ -4,39 +4,39 @@ caller's own rank and opens the replays of their private matches."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 
 from app.engine.games import game_def
 from app.services import history
 
 from .deps import OptionalPlayer, SessionDep
+from .schemas import MAX_OFFSET, LeaderboardOut, ProfileOut, ReplayOut, api_router, errors
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = api_router("/api", "players", 400, 404, 503)
 
 
 @router.get("/players/{player_id}")
-async def profile(player_id: str, session: SessionDep) -> dict[str, Any]:
+async def profile(player_id: str, session: SessionDep) -> ProfileOut:
     async with session.begin():
-        return await history.profile(session, player_id)
+        return ProfileOut.model_validate(await history.profile(session, player_id))
 
 
-@router.get("/leaderboards/{game}")
+@router.get("/leaderboards/{game}", responses=errors(401))
 async def leaderboard(game: str, session: SessionDep, request: Request, viewer: OptionalPlayer,
                       limit: int = Query(20, ge=1, le=100),
-                      offset: int = Query(0, ge=0)) -> dict[str, Any]:
+                      offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> LeaderboardOut:
     """The game's rated players best first (those with enough rated matches), and mine."""
     game_def(game)  # an unknown game is refused (404)
     async with session.begin():
-        return await history.leaderboard(
+        return LeaderboardOut.model_validate(await history.leaderboard(
             session, game, min_matches=request.app.state.settings.leaderboard_min_matches,
-            limit=limit, offset=offset, player_id=viewer.id if viewer else None)
+            limit=limit, offset=offset, player_id=viewer.id if viewer else None))
 
 
-@router.get("/matches/{match_id}/replay")
-async def replay(match_id: str, session: SessionDep, viewer: OptionalPlayer) -> dict[str, Any]:
+@router.get("/matches/{match_id}/replay", responses=errors(401, 403, 409))
+async def replay(match_id: str, session: SessionDep, viewer: OptionalPlayer) -> ReplayOut:
     """A finished match step by step, as the caller's seat saw it (a spectator's view for
     others); a private match only for its players, a match in progress never."""
     async with session.begin():
-        return await history.replay(session, match_id, viewer.id if viewer else None)
+        return ReplayOut.model_validate(
+            await history.replay(session, match_id, viewer.id if viewer else None))

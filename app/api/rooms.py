@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
+from fastapi import Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
@@ -19,21 +19,34 @@ from app.services.room_settings import RoomSettings
 
 from .commands import AddBots, Caller, Info, Invite, Join, Leave, Offer, Rematch, Start, room_out
 from .deps import CurrentPlayer, GatewayDep, RegistryDep
+from .schemas import (
+    BotsOut,
+    Integer,
+    JoinedOut,
+    LeftOut,
+    LobbyOut,
+    RoomOut,
+    api_router,
+    bot_rules,
+    errors,
+    room_rules,
+)
 
-router = APIRouter(prefix="/api", tags=["rooms"])
+router = api_router("/api", "rooms", 503)
 
 
 class RoomIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra=room_rules)
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: int
-    stake: int = 0
-    buy_in: int = 0
-    turn_seconds: int = 0
-    grace_seconds: int = 60
-    private: bool = False
-    spectator_chat: bool = False
-    rated: bool = False  # ratings change after the match; people only, no computer players
+    seats: Integer
+    stake: Integer = 0
+    buy_in: Integer = 0
+    turn_seconds: Integer = 0
+    grace_seconds: Integer = 60
+    private: StrictBool = False  # the flags are true or false, not 1 or 0 (as the schema says)
+    spectator_chat: StrictBool = False
+    rated: StrictBool = False  # ratings change after the match; people only, no computer players
     deals: list[dict[str, Any]] | None = None
 
     def settings(self) -> RoomSettings:
@@ -46,7 +59,8 @@ class JoinIn(BaseModel):
 
 
 class BotsIn(BaseModel):
-    count: int = Field(ge=1, le=12)
+    model_config = ConfigDict(json_schema_extra=bot_rules)
+    count: Integer = Field(ge=1, le=12)
     level: str = Field(DEFAULT_LEVEL, max_length=32)  # easy, normal or hard
 
 
@@ -54,61 +68,61 @@ def _caller(player: Player) -> Caller:
     return Caller(player.id, player.name)
 
 
-@router.post("/rooms")
+@router.post("/rooms", responses=errors(400, 401, 409))
 async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep,
-                      gateway: GatewayDep, request: Request) -> dict[str, Any]:
+                      gateway: GatewayDep, request: Request) -> RoomOut:
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
         raise Refusal(Code.DEALS_NOT_ALLOWED,
                       "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
     room = await registry.create(player.id, player.name, body.settings())
     await gateway.announce(room)
-    return room_out(room, player.id)
+    return RoomOut.model_validate(room_out(room, player.id))
 
 
 @router.get("/rooms")
-async def lobby(gateway: GatewayDep) -> dict[str, Any]:
-    return {"rooms": await gateway.lobby()}
+async def lobby(gateway: GatewayDep) -> LobbyOut:
+    return LobbyOut.model_validate({"rooms": await gateway.lobby()})
 
 
-@router.get("/rooms/{room_id}")
+@router.get("/rooms/{room_id}", responses=errors(400, 401, 404))
 async def room_info(room_id: str, player: CurrentPlayer, gateway: GatewayDep,
-                    invite: Annotated[str | None, Query(max_length=64)] = None
-                    ) -> dict[str, Any]:
-    return await gateway.run(room_id, Info(invite), _caller(player))
+                    invite: Annotated[str | None, Query(max_length=64)] = None) -> RoomOut:
+    return RoomOut.model_validate(await gateway.run(room_id, Info(invite), _caller(player)))
 
 
-@router.get("/invites/{code}")
-async def invite(code: str, player: CurrentPlayer, gateway: GatewayDep) -> dict[str, Any]:
+@router.get("/invites/{code}", responses=errors(400, 401, 404))
+async def invite(code: str, player: CurrentPlayer, gateway: GatewayDep) -> RoomOut:
     room_id = await gateway.room_by_invite(code)
-    return await gateway.run(room_id, Invite(), _caller(player))
+    return RoomOut.model_validate(await gateway.run(room_id, Invite(), _caller(player)))
 
 
-@router.post("/rooms/{room_id}/join")
+@router.post("/rooms/{room_id}/join", responses=errors(400, 401, 403, 404, 409))
 async def join(room_id: str, player: CurrentPlayer, gateway: GatewayDep,
-               body: JoinIn | None = None) -> dict[str, Any]:
-    return await gateway.run(room_id, Join(body.invite if body is not None else None),
-                             _caller(player))
+               body: JoinIn | None = None) -> JoinedOut:
+    return JoinedOut.model_validate(await gateway.run(
+        room_id, Join(body.invite if body is not None else None), _caller(player)))
 
 
-@router.post("/rooms/{room_id}/leave")
-async def leave(room_id: str, player: CurrentPlayer, gateway: GatewayDep) -> dict[str, Any]:
-    return await gateway.run(room_id, Leave(), _caller(player))
+@router.post("/rooms/{room_id}/leave", responses=errors(400, 401, 404, 409))
+async def leave(room_id: str, player: CurrentPlayer, gateway: GatewayDep) -> LeftOut:
+    return LeftOut.model_validate(await gateway.run(room_id, Leave(), _caller(player)))
 
 
-@router.post("/rooms/{room_id}/bots")
+@router.post("/rooms/{room_id}/bots", responses=errors(400, 401, 403, 404, 409))
 async def add_bots(room_id: str, body: BotsIn, player: CurrentPlayer,
-                   gateway: GatewayDep) -> dict[str, Any]:
-    return await gateway.run(room_id, AddBots(body.count, body.level), _caller(player))
+                   gateway: GatewayDep) -> BotsOut:
+    return BotsOut.model_validate(
+        await gateway.run(room_id, AddBots(body.count, body.level), _caller(player)))
 
 
-@router.post("/rooms/{room_id}/start")
-async def start(room_id: str, player: CurrentPlayer, gateway: GatewayDep) -> dict[str, Any]:
-    return await gateway.run(room_id, Start(), _caller(player))
+@router.post("/rooms/{room_id}/start", responses=errors(400, 401, 403, 404, 409))
+async def start(room_id: str, player: CurrentPlayer, gateway: GatewayDep) -> RoomOut:
+    return RoomOut.model_validate(await gateway.run(room_id, Start(), _caller(player)))
 
 
-@router.post("/rooms/{room_id}/rematch")
+@router.post("/rooms/{room_id}/rematch", responses=errors(400, 401, 403, 404, 409))
 async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
-                  gateway: GatewayDep, request: Request) -> dict[str, Any]:
+                  gateway: GatewayDep, request: Request) -> RoomOut:
     """Play again (docs/server.md): the host of a finished match opens a room with the same
     game, options, stake, timers, rating and computer players and the old room's recent chat,
     and its players are invited over their sockets. Asked again, it answers the room already
@@ -116,7 +130,7 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     caller = _caller(player)
     found = await gateway.run(room_id, Rematch(), caller)
     if found["offered"] is not None:
-        return await gateway.run(found["offered"]["id"], Info(), caller)
+        return RoomOut.model_validate(await gateway.run(found["offered"]["id"], Info(), caller))
     s = found["settings"]
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
     room = await registry.create(player.id, player.name,
@@ -128,5 +142,5 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     offered = await gateway.run(room_id, Offer(room.id, room.record.invite_code), caller)
     if offered["offered"]["id"] != room.id:  # another call offered first: that one stands
         await room.leave(player.id)  # and this one closes, deserted
-        return await gateway.run(offered["offered"]["id"], Info(), caller)
-    return room_out(room, player.id)
+        return RoomOut.model_validate(await gateway.run(offered["offered"]["id"], Info(), caller))
+    return RoomOut.model_validate(room_out(room, player.id))

@@ -5,33 +5,20 @@ route is covered the day it is added."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
-from fastapi.routing import APIRoute
 
 from app.main import create_app
 from tests.api.client import Player, guest
 from tests.api.halls import Hall, hall_fixture
-
-
-def _walk(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, APIRoute]]:
-    """Every API route with its full path, through included routers (FastAPI keeps those as
-    their own route objects, holding the original router and the include's prefix)."""
-    for route in routes:
-        included = getattr(route, "original_router", None)
-        if included is not None:
-            yield from _walk(included.routes, prefix + route.include_context.prefix)
-        elif isinstance(route, APIRoute):
-            yield prefix + route.path, route
+from tests.api.routes import walk
 
 
 def admin_routes() -> list[tuple[str, str]]:
     """(method, path) of every route under /api/admin, path parameters filled with dummies."""
     found = []
-    for path, route in _walk(create_app().routes):
+    for path, route in walk(create_app().routes):
         if path.startswith("/api/admin"):
             found += [(method, re.sub(r"\{[^}]+\}", "dummy", path))
                       for method in sorted(route.methods)]

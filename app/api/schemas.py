@@ -1,0 +1,562 @@
+"""The shapes of the HTTP API's answers (PROTOCOL.md §5, docs/server.md "The HTTP schema").
+
+Every route declares its answer as one of these models and its refusals with `errors`, so the
+OpenAPI document at ``/openapi.json`` is what the server does (a schema fuzzer checks it: see
+tests/api/test_schema_fuzz.py). Answers are exactly their model's fields: a field the server
+starts sending is declared here first, or the answer fails its own validation. A key a service
+leaves out stays out of the answer (`Route`), so optional keys such as a room's `invite_code`
+keep their meaning. Engine data (options, views, match logs' deals) stays free-form.
+
+Also here, what makes the document true of requests: `api_router` (each router's routes and the
+refusals all of them give), `document` (no string holds a NUL, as `edge.NoNul` enforces), the
+rules the services enforce with their own codes said in the request schemas (`NAME_RULE`,
+`room_rules`, ...), and `Integer`, a body's number as JSON Schema reads one.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic.json_schema import JsonDict, JsonValue
+from starlette.types import Receive, Scope, Send
+
+from app.bots.registry import LEVELS
+from app.engine.games import GAMES
+from app.services import accounts
+from app.services.room_settings import MAX_GRACE_SECONDS, MAX_STAKE, MAX_TURN_SECONDS
+
+Json = dict[str, Any]
+MAX_OFFSET = 2**31 - 1  # paging further finds nothing; PostgreSQL's OFFSET is a bigint
+MAX_TEXT = 64  # a query filter's or an id's length (ids are 32 characters)
+
+
+def _json_integer(value: Any) -> Any:
+    """A number as JSON Schema reads `integer` (2 and 2.0), never a boolean or a string: pydantic
+    alone would take false as 0 and "2" as 2."""
+    if isinstance(value, bool | str):
+        raise ValueError("expected a number")
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_json_integer)]  # of a request body
+
+
+# What the accounts service keeps, said in the schema of the fields that reach it; it refuses the
+# rest itself, with the codes the client shows (400 `invalid_name`, `invalid_username`,
+# `weak_password`), so these shape the document, not the validation. A name may come with spaces
+# around it (stripped), and holds no control character.
+NAME_RULE: JsonDict = {"maxLength": accounts.MAX_NAME}
+USERNAME_RULE: JsonDict = {"pattern": f"^{accounts.USERNAME.pattern}$"}
+PASSWORD_RULE: JsonDict = {"minLength": accounts.MIN_PASSWORD}
+
+
+
+def room_rules(schema: JsonDict) -> None:
+    """The rules of a new room the registry enforces, said in `RoomIn`'s schema: its game, its
+    seats, stake, buy-in and timers (the registry refuses the rest with 400 and the rule's code;
+    the seats a game takes, and its options, it checks per game)."""
+    games: list[JsonValue] = list(sorted(GAMES))
+    rules: dict[str, JsonDict] = {
+        "game": {"enum": games},
+        "seats": {"minimum": min(g.min_players for g in GAMES.values()),
+                  "maximum": max(g.max_players for g in GAMES.values())},
+        "stake": {"minimum": 0, "maximum": MAX_STAKE},
+        "buy_in": {"minimum": 0, "maximum": MAX_STAKE},
+        "turn_seconds": {"minimum": 0, "maximum": MAX_TURN_SECONDS},
+        "grace_seconds": {"minimum": 0, "maximum": MAX_GRACE_SECONDS}}
+    _add_rules(schema, rules)
+
+
+def bot_rules(schema: JsonDict) -> None:
+    """A computer player's level is one of the levels (`BotsIn`; else 400 `bad_level`)."""
+    levels: list[JsonValue] = list(sorted(LEVELS))
+    _add_rules(schema, {"level": {"enum": levels}})
+
+
+def _add_rules(schema: JsonDict, rules: dict[str, JsonDict]) -> None:
+    properties = schema["properties"]
+    assert isinstance(properties, dict)  # noqa: S101 - a model's schema
+    for name, rule in rules.items():
+        field = properties[name]
+        assert isinstance(field, dict)  # noqa: S101
+        field.update(rule)
+
+
+class Route(APIRoute):
+    """A route whose answer holds only the keys its service set (`response_model_exclude_unset`):
+    validating an answer never adds a key. Its 405 names every method of its path, not only
+    its own (`GET` and `PATCH /api/me` are two routes)."""
+
+    def __init__(self, path: str, endpoint: Any, **kwargs: Any) -> None:
+        super().__init__(path, endpoint, **{**kwargs, "response_model_exclude_unset": True})
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.methods is not None and scope["method"] not in self.methods:
+            methods = {method for route in scope["router"].routes if isinstance(route, APIRoute)
+                       and route.path_regex.match(scope["path"]) for method in route.methods or ()}
+            raise HTTPException(405, headers={"Allow": ", ".join(sorted(methods))})
+        await super().handle(scope, receive, send)
+
+
+NO_NUL = "^[^\\u0000]*$"
+
+
+def document(app: FastAPI) -> None:
+    """Make `app`'s OpenAPI document say of every string what the edge enforces (`edge.NoNul`):
+    it holds no NUL character."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _no_nul(build())
+        return build()
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _no_nul(node: Any) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _no_nul(item)
+    elif isinstance(node, dict):
+        if node.get("type") == "string" and not {"pattern", "format", "enum", "const"} & set(node):
+            node["pattern"] = NO_NUL
+        for value in node.values():
+            _no_nul(value)
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- refusals ---------------------------------------------------------------------------------
+
+
+class ErrorDetail(BaseModel):
+    """A refusal: a stable `code` and a human `message`; some add fields (a 429's
+    `retry_after`, a conflict's `options`)."""
+
+    model_config = ConfigDict(extra="allow")
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """An error answer. `detail` is a sentence only where the request could not be read at all
+    (a body that is not UTF-8: FastAPI's own 400)."""
+
+    detail: ErrorDetail | str
+
+
+_MEANING = {
+    400: "Refused: the request breaks a rule (the code says which), or holds a NUL character",
+    401: "No token, or an unknown or expired one (or wrong credentials)",
+    403: "Not allowed for this player",
+    404: "No such thing (or not visible to this player)",
+    409: "Conflicts with the current state",
+    413: "The request body is over 64 KiB",
+    429: "Too many attempts: wait Retry-After seconds",
+    503: "Storage unavailable, or a room between processes: try again shortly",
+}
+
+
+def api_router(prefix: str, tag: str, *statuses: int) -> APIRouter:
+    """A router of `Route`s whose every route declares 413 (the body limit applies to any
+    request) and `statuses`, the refusals all its routes can give."""
+    return APIRouter(prefix=prefix, tags=[tag], route_class=Route,
+                     responses=errors(413, *statuses))
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` of a route that refuses with these statuses, in the error format.
+    (422, the request's own validation, FastAPI declares for routes with parameters.)"""
+    return {status: {"model": ErrorOut, "description": _MEANING[status]}
+            for status in statuses}
+
+
+# --- auth and me ------------------------------------------------------------------------------
+
+
+class PlayerRef(Out):
+    id: str
+    name: str
+    role: str
+
+
+class TokenOut(Out):
+    token: str
+    player: PlayerRef
+
+
+class LogoutOut(Out):
+    logged_out: bool
+    sockets_closed: int
+
+
+class MeOut(Out):
+    id: str
+    name: str
+    username: str | None
+    role: str
+    is_guest: bool
+    balance: int
+    escrow: int
+    tables: dict[str, int]
+
+
+class RenamedOut(Out):
+    id: str
+    name: str
+
+
+class RatingChangeOut(Out):
+    seat: int
+    player_id: str | None
+    rank: int
+    before: float
+    after: float
+    delta: float
+    mu: float
+    sigma: float
+
+
+class Opponent(Out):
+    seat: int
+    name: str
+    player_id: str | None
+    bot: str | None
+
+
+class PlayedMatch(Out):
+    """One match a player sat in, as their history shows it."""
+
+    id: str
+    game: str
+    options: Json
+    status: str
+    rated: bool
+    private: bool
+    seat: int
+    result: str
+    score: int | None
+    totals: list[int] | None
+    chips: int
+    rating: RatingChangeOut | None
+    opponents: list[Opponent]
+    created_at: str
+    finished_at: str | None
+
+
+class MatchesPage(Out):
+    matches: list[PlayedMatch]
+    total: int
+    limit: int
+    offset: int
+
+
+class MyRoom(Out):
+    id: str
+    game: str
+    options: Json
+    status: str
+    seats: int
+    taken: int
+    stake: int
+    buy_in: int
+    private: bool
+    rated: bool
+    host_id: str
+    your_seat: int
+    invite_code: str | None
+    created_at: str
+
+
+class MyRoomsOut(Out):
+    rooms: list[MyRoom]
+
+
+class TopUpStatus(Out):
+    amount: int
+    period_seconds: float
+    chips: int
+    last_at: str | None
+    next_at: str | None
+    available: bool
+
+
+class TopUpOut(Out):
+    amount: int
+    balance: int
+
+
+# --- public history ---------------------------------------------------------------------------
+
+
+class RatingOut(Out):
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+
+
+class GameStats(Out):
+    game: str
+    matches: int
+    wins: int
+    win_rate: float | None
+    average_score: float | None
+    chips: int
+    rating: RatingOut | None
+
+
+class ProfileOut(Out):
+    id: str
+    name: str
+    is_guest: bool
+    member_since: str
+    games: list[GameStats]
+    recent: list[PlayedMatch]
+
+
+class BoardRow(Out):
+    rank: int
+    player_id: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+
+
+class MyRank(Out):
+    """The caller's place: `rank` null until they have played enough rated matches (and only
+    `matches` and a null `rating` before their first)."""
+
+    rank: int | None
+    rating: float | None
+    mu: float | None = None
+    sigma: float | None = None
+    matches: int
+
+
+class LeaderboardOut(Out):
+    game: str
+    min_matches: int
+    total: int
+    limit: int
+    offset: int
+    players: list[BoardRow]
+    me: MyRank | None
+
+
+class StepError(Out):
+    code: str
+    message: str
+
+
+class Step(Out):
+    """A state of a replay: after the deal (`index` and `action` null) or after an action."""
+
+    hand: int
+    index: int | None
+    seat: int | None
+    action: Json | None
+    state: Json
+    error: StepError | None = None  # only on a step the engine refused (never in a stored log)
+
+
+class ReplayOut(Out):
+    match: Json
+    seat: int | None
+    names: list[str]
+    results: list[Json]
+    steps: list[Step]
+    error: str | None = None  # only when the match's first deal was never stored
+
+
+# --- games and health -------------------------------------------------------------------------
+
+
+class GameOut(Out):
+    key: str
+    name: str
+    description: str
+    min_players: int
+    max_players: int
+    options_schema: Json
+    options_defaults: Json
+
+
+class GamesOut(Out):
+    games: list[GameOut]
+
+
+class HealthOut(Out):
+    status: str
+    dev_stacked_decks: bool
+    stalled_rooms: list[str]
+    restore_seconds: float
+    cluster: Json | None = None  # only as one of several processes (docs/scaling.md)
+
+
+# --- rooms ------------------------------------------------------------------------------------
+
+
+class SeatOut(Out):
+    seat: int
+    name: str
+    bot: str | None
+    level: str | None
+    player_id: str | None
+    stand_in: str | None = None  # only while playing: why a stand-in plays the seat, or null
+
+
+class RoomOut(Out):
+    """A room as the lobby and the table header show it; `invite_code` only to its members
+    (and to a caller with the code), `your_seat` in answers to one player."""
+
+    id: str
+    host_id: str
+    game: str
+    options: Json
+    seats: int
+    stake: int
+    buy_in: int
+    turn_seconds: int
+    grace_seconds: int
+    private: bool
+    spectator_chat: bool
+    rated: bool
+    status: str
+    match_id: str | None
+    players: list[SeatOut | None]
+    taken: int
+    rematch: str | None
+    invite_code: str | None = None
+    your_seat: int | None = None
+
+
+class LobbyOut(Out):
+    rooms: list[RoomOut]
+
+
+class JoinedOut(Out):
+    seat: int
+    room: RoomOut
+
+
+class LeftOut(Out):
+    left: bool
+
+
+class BotsOut(Out):
+    seats: list[int]
+    room: RoomOut
+
+
+# --- admin ------------------------------------------------------------------------------------
+
+
+class MatchSeatOut(Out):
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str
+
+
+class MatchSummary(Out):
+    id: str
+    room_id: str | None
+    game: str
+    options: Json
+    players: int
+    stake: int
+    status: str
+    winner: int | None
+    totals: list[int] | None
+    created_at: str
+    finished_at: str | None
+    seats: list[MatchSeatOut]
+
+
+class MatchListOut(Out):
+    matches: list[MatchSummary]
+
+
+class AccountRef(Out):
+    account: int
+    kind: str
+    player_id: str | None
+    room_id: str | None
+    seat: int | None
+
+
+class TransferOut(Out):
+    model_config = ConfigDict(populate_by_name=True)
+    id: int
+    key: str
+    from_: AccountRef | None = Field(alias="from")
+    to: AccountRef | None
+    amount: int
+    reason: str
+    hand: int | None
+    at: str
+
+
+class ChatLine(Out):
+    seat: int | None
+    name: str
+    text: str
+    at: str
+
+
+class MatchLogOut(Out):
+    """The match log of PROTOCOL.md §4 with the match's summary, results, chips and chat."""
+
+    game: str
+    options: Json
+    players: int
+    hands: list[Json]
+    match: MatchSummary
+    results: list[Json]
+    transfers: list[TransferOut]
+    chat: list[ChatLine]
+
+
+class StatesOut(Out):
+    steps: list[Step]
+    error: str | None = None  # only when the match's first deal was never stored
+
+
+class PlayerRow(Out):
+    id: str
+    name: str
+    username: str | None
+    role: str
+    is_guest: bool
+
+
+class PlayersOut(Out):
+    players: list[PlayerRow]
+
+
+class LedgerOut(Out):
+    player: PlayerRow
+    balance: int
+    transfers: list[TransferOut]
+
+
+class AdminView(Out):
+    id: str
+    admin_id: str
+    admin_name: str
+    match_id: str
+    route: str
+    at: str
+
+
+class ViewsOut(Out):
+    views: list[AdminView]
