@@ -68,7 +68,7 @@ def _caller(player: Player) -> Caller:
     return Caller(player.id, player.name)
 
 
-@router.post("/rooms", responses=errors(400, 401, 409))
+@router.post("/rooms", responses=errors(400, 401, 404, 409))
 async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep,
                       gateway: GatewayDep, request: Request) -> RoomOut:
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
