@@ -18,6 +18,7 @@ import pytest
 
 from tests import pg
 from tests.conftest import REPO_ROOT, running_server
+from tests.waits import DEADLINE
 
 ADMIN = ("hall_admin", "admin-password-1")
 
@@ -74,7 +75,7 @@ def hall(workdir: Path, backend: str = "sqlite", env: dict[str, str] | None = No
 
 
 def _login(base_url: str, username: str, password: str) -> str:
-    answer = httpx.post(f"{base_url}/api/auth/login", trust_env=False,
+    answer = httpx.post(f"{base_url}/api/auth/login", trust_env=False, timeout=DEADLINE,
                         json={"username": username, "password": password})
     assert answer.status_code == 200, answer.text
     return str(answer.json()["token"])

@@ -25,7 +25,7 @@ from tests.api.client import (
 )
 from tests.api.halls import Hall, hall
 from tests.api.scenarios import stack
-from tests.waits import eventually
+from tests.waits import DEADLINE, eventually
 
 # Dealer 0, so seat 1 plays first. The scripts below only ever draw from the stock and discard the
 # card just drawn, so each seat keeps these ten cards (no meld among them is ever laid).
@@ -56,7 +56,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 @pytest.fixture(scope="module")
 def table(server: Hall) -> Table:
-    with httpx.Client(base_url=server.base_url, trust_env=False) as http:
+    with httpx.Client(base_url=server.base_url, trust_env=False, timeout=DEADLINE) as http:
         def post(path: str, token: str, body: Any = None) -> Any:
             answer = http.post(path, json=body, headers={"Authorization": f"Bearer {token}"})
             assert answer.status_code == 200, answer.text

@@ -72,7 +72,7 @@ def proc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def admin(proc: ServerProcess) -> Player:
     done = proc.cli("create-admin", ADMIN[0], "--password", ADMIN[1])
     assert done.returncode == 0, done.stderr.decode()
-    response = httpx.post(f"{proc.base_url}/api/auth/login", trust_env=False,
+    response = httpx.post(f"{proc.base_url}/api/auth/login", trust_env=False, timeout=DEADLINE,
                           json={"username": ADMIN[0], "password": ADMIN[1]})
     assert response.status_code == 200, response.text
     body = response.json()

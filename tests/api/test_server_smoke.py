@@ -2,9 +2,11 @@
 
 import httpx
 
+from tests.waits import DEADLINE
+
 
 def test_games_lists_standard_with_its_options(live_server: str) -> None:
-    with httpx.Client(base_url=live_server, trust_env=False) as client:
+    with httpx.Client(base_url=live_server, trust_env=False, timeout=DEADLINE) as client:
         response = client.get("/api/games")
 
     assert response.status_code == 200
@@ -15,7 +17,7 @@ def test_games_lists_standard_with_its_options(live_server: str) -> None:
 
 
 def test_index_page_is_served(live_server: str) -> None:
-    response = httpx.get(f"{live_server}/", trust_env=False)
+    response = httpx.get(f"{live_server}/", trust_env=False, timeout=DEADLINE)
 
     assert response.status_code == 200
     assert "Rummy Hall" in response.text

@@ -26,6 +26,7 @@ from app.api import messages
 from app.main import STATIC_DIR
 from app.refusals import Refusal
 from tests.conftest import running_server
+from tests.waits import DEADLINE
 
 LIMIT = 16 * 1024  # docs/server.md: websocket messages are limited to 16 KiB
 PRODUCTION = {"RUMMY_ENVIRONMENT": "production", "RUMMY_SECRET_KEY": "s" * 40}
@@ -227,7 +228,7 @@ def test_answers_are_gzipped_when_asked(http: httpx.Client, path: str) -> None:
 
 
 def test_the_gzip_on_the_wire_unpacks_to_the_file(server: str) -> None:
-    with httpx.Client(base_url=server, trust_env=False) as client, \
+    with httpx.Client(base_url=server, trust_env=False, timeout=DEADLINE) as client, \
             client.stream("GET", "/table.js", headers={"Accept-Encoding": "gzip"}) as answer:
         raw = b"".join(answer.iter_raw())
     assert gzip.decompress(raw) == (STATIC_DIR / "table.js").read_bytes()
@@ -260,7 +261,7 @@ def test_api_docs_are_served_in_development(http: httpx.Client, path: str) -> No
 
 def test_production_hides_the_api_docs_and_ignores_forwarded_headers(tmp_path: Path) -> None:
     with running_server(tmp_path, PRODUCTION) as base_url, \
-            httpx.Client(base_url=base_url, trust_env=False) as client:
+            httpx.Client(base_url=base_url, trust_env=False, timeout=DEADLINE) as client:
         for path in ("/docs", "/redoc", "/openapi.json"):
             assert client.get(path).status_code == 404, path
         assert client.get("/api/games").status_code == 200
@@ -272,7 +273,7 @@ def test_production_hides_the_api_docs_and_ignores_forwarded_headers(tmp_path: P
 def test_api_docs_setting_and_trusted_proxies_in_production(tmp_path: Path) -> None:
     env = {**PRODUCTION, "RUMMY_API_DOCS": "1", "RUMMY_TRUSTED_PROXIES": "127.0.0.1"}
     with running_server(tmp_path, env) as base_url, \
-            httpx.Client(base_url=base_url, trust_env=False) as client:
+            httpx.Client(base_url=base_url, trust_env=False, timeout=DEADLINE) as client:
         assert client.get("/openapi.json").json()["info"]["title"] == "Rummy Hall"
         docs = client.get("/docs")
         assert docs.status_code == 200
@@ -287,7 +288,7 @@ def test_api_docs_setting_and_trusted_proxies_in_production(tmp_path: Path) -> N
 
 def test_a_server_error_carries_the_headers_and_the_error_format(tmp_path: Path) -> None:
     with running_server(tmp_path) as base_url, \
-            httpx.Client(base_url=base_url, trust_env=False) as client:
+            httpx.Client(base_url=base_url, trust_env=False, timeout=DEADLINE) as client:
         with sqlite3.connect(tmp_path / "x.db") as db:  # the server's database loses a table
             db.execute("DROP TABLE auth_tokens")
         answer = client.post("/api/auth/guest", json={"name": "Ann"})

@@ -46,7 +46,8 @@ def test_leave_and_resign_at_the_table_then_the_abandoned_table_closes(
     api(server, "POST", f"/api/rooms/{room_id}/join", ben_token, {})
     ann.goto(f"/#/room/{room_id}")
     ben.goto(f"/#/room/{room_id}")
-    expect(ben.locator("[data-testid=seats] li.taken")).to_have_count(2)
+    for page in (ann, ben):
+        expect(page.locator("[data-testid=seats] li.taken")).to_have_count(2)
     ann.click("[data-testid=start]")
     _table(ann)
     _table(ben)
