@@ -11,12 +11,12 @@ built the same way, with the recent chat added.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
 from app.engine.state import State
-from app.engine.views import redact_events, seat_part, table_view
+from app.engine.views import TableView, redact_events, seat_part, table_view
 
 if TYPE_CHECKING:
     from .room import Room
@@ -25,6 +25,23 @@ Events = list[dict[str, Any]]
 Seat = int | None
 
 encode = orjson.dumps
+
+
+class RoomTable(TableView, total=False):
+    """The engine's table view with the room's fields (docs/server.md): presence, the turn's
+    clock, who stands in for whom, the deal fields (PROTOCOL.md §7), and what a finished
+    match did to ratings and each stored hand to chips."""
+
+    presence: list[str]
+    turn_deadline: float | None
+    stand_ins: list[str | None]
+    stand_in_at: list[float | None]
+    next_deal_commitment: str | None
+    deal_commitment: str | None
+    stacked_deal: bool
+    last_deal: dict[str, Any] | None
+    rating_changes: list[dict[str, Any]]
+    settled: list[list[int] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +93,7 @@ class Presenter:
         return self.shown().message(seat, encode(redact_events(events, seat)),
                                     b',"chat":' + encode(chat))
 
-    def table(self) -> dict[str, Any] | None:
+    def table(self) -> RoomTable | None:
         """What every seat's view shares: the engine's table view with the room's presence,
         clock, deal fields and (with a stake) the chips each hand settled."""
         room = self.room
@@ -84,7 +101,7 @@ class Presenter:
         if st is None:
             return None
         scheduler, players = room.scheduler, st.players
-        table = table_view(st)
+        table = cast(RoomTable, table_view(st))  # completed in place: built once per change
         table["presence"] = scheduler.presence(players)
         if room.rematch is not None:  # the host who offered it is at the rematch table now
             host = room.seating.acting_seat(room.record.host_id)
@@ -93,7 +110,7 @@ class Presenter:
         table["turn_deadline"] = scheduler.deadline
         table["stand_ins"] = scheduler.stand_ins(players, room.record.turn_seconds)
         table["stand_in_at"] = scheduler.stand_in_at(players, room.record.turn_seconds)
-        table.update(room.runner.deal_info())
+        table.update(cast(RoomTable, room.runner.deal_info()))
         if st.game_over and room.record.rated:
             table["rating_changes"] = room.runner.rating_changes
         if room.record.stake:
