@@ -219,9 +219,14 @@ async def play(table: Table, stats: Stats, begin: float, start: float, until: fl
 
 async def call(http: httpx.AsyncClient, path: str, token: str | None = None,
                body: Any = None) -> Any:
-    """POST to the server; its JSON answer, or the run ends saying what was refused."""
+    """POST to the server; its JSON answer, or the run ends saying what was refused. A kept-alive
+    connection the server closed as it was reused (a busy machine's setup runs past uvicorn's
+    keep-alive timeout) fails before the request is read: sent once more on a new one."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = await http.post(path, json=body, headers=headers)
+    try:
+        answer = await http.post(path, json=body, headers=headers)
+    except (httpx.ReadError, httpx.RemoteProtocolError):
+        answer = await http.post(path, json=body, headers=headers)
     if not answer.is_success:
         raise SystemExit(f"POST {path}: {answer.status_code} {answer.text[:300]}")
     return answer.json()
