@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import re
 import socket
@@ -14,6 +15,13 @@ import uvicorn
 
 if TYPE_CHECKING:
     from app.settings import Settings
+
+# The collector's thresholds while serving: a young collection every 50,000 net allocations
+# instead of 700. A live room keeps each state and its views for seconds; under the default
+# those survive into the old generation within milliseconds, and the full collections they
+# bring on walk every room and socket: a pause that grows with the server and was the
+# open-loop tail (docs/benchmarks.md, issue 19). `bench.baseline` serves with the same.
+GC_THRESHOLDS = (50_000, 20, 10)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -129,6 +137,7 @@ def serve(host: str, port: int) -> int:
 
     settings = _settings()
     _upgrade(settings.database_url)
+    gc.set_threshold(*GC_THRESHOLDS)
     config = uvicorn.Config(
         "app.main:create_server", factory=True, interface="asgi3", host=host, port=port,
         # A websocket message over the limit is closed with 1009 as soon as its header says

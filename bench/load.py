@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import math
 import os
 import resource
@@ -52,6 +53,8 @@ from typing import Any, TypeVar
 import asyncpg
 import httpx
 from sqlalchemy.engine import URL, make_url
+
+from app.cli import GC_THRESHOLDS
 
 from .loadclient import (
     MatchOver,
@@ -244,12 +247,23 @@ async def drive(process: Process, plans: list[Plan] | None, args: argparse.Names
 async def measure(tables: list[Table], args: argparse.Namespace,
                   rate: float | None) -> tuple[Stats, int]:
     """Play the seated tables through the warm-up and the measured window, then close them:
-    the window's stats, and how many actions the rate limit refused."""
-    begin = time.perf_counter()
-    start = begin + args.warmup
-    stats = Stats(until=start + args.seconds)
-    await asyncio.gather(*(play(t, stats, begin, start, stats.until, rate) for t in tables))
-    await asyncio.gather(*(t.close() for t in tables))
+    the window's stats (with the average length of the messages received), and how many
+    actions the rate limit refused."""
+    gc.collect()
+    gc.freeze()  # the client's sockets and tables: out of its own collector's way while it plays
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)  # and what it keeps of each message, as the server does
+    try:
+        begin = time.perf_counter()
+        start = begin + args.warmup
+        stats = Stats(until=start + args.seconds)
+        await asyncio.gather(*(play(t, stats, begin, start, stats.until, rate) for t in tables))
+        await asyncio.gather(*(t.close() for t in tables))
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+    stats.message_length = sum(t.received for t in tables) / max(
+        1, sum(t.messages for t in tables))
     return stats, sum(t.rate_limited for t in tables)
 
 
@@ -279,11 +293,12 @@ def closed(args: argparse.Namespace, url: str, workdir: Path) -> None:
     with running(baseline, server_env(url), workdir / "baseline.log") as bare:
         plans = [baseline_room(i, args.players) for i in range(args.rooms)]
         rows["baseline"] = run(drive(bare, plans, args, None))
-    print("| target | actions/s | p50 ms | p99 ms | refused |")
-    print("| --- | ---: | ---: | ---: | --- |")
+    print("| target | actions/s | p50 ms | p99 ms | message length | refused |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
     for name, (stats, limited) in rows.items():
         print(f"| {name} | {per_s(stats.in_window / args.seconds)} | {ms(stats.percentile(50))} "
-              f"| {ms(stats.percentile(99))} | {refusals(stats, limited)} |")
+              f"| {ms(stats.percentile(99))} | {stats.message_length:.0f} "
+              f"| {refusals(stats, limited)} |")
     server_rate, bare_rate = (rows[k][0].in_window for k in ("server", "baseline"))
     print(f"server/baseline: {100 * server_rate / max(bare_rate, 1):.1f} % (target >= 50 %)")
 

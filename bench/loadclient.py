@@ -27,6 +27,10 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+# What a member keeps of a state's view: all that `ready` and `next_action` read. A whole
+# message is ~150 objects; eight thousand members keeping theirs would make the client's own
+# garbage collections (not the server) the tail of an open-loop run.
+KEPT = ("seat", "turn", "hand_over", "game_over", "hand_no", "legal", "hand")
 REPLY_TIMEOUT = 30.0  # an action unanswered this long counts as lost
 STALL_TIMEOUT = 30.0  # a room where nobody may act this long counts as stalled
 RETRY_PAUSE = 0.05  # before acting again after a refusal (e.g. the per-socket rate limit)
@@ -50,7 +54,7 @@ class Member:
     def __init__(self, ws: ClientConnection, table: Table) -> None:
         self.ws = ws
         self.table = table
-        self.message: dict[str, Any] | None = None
+        self.message: dict[str, Any] | None = None  # the last state's seq and `KEPT` view
         self.floor = (-1, -1)  # (hand_no, seq) of its last ack: act only on a newer state
         self.before: Counter[str] = Counter()  # the hand before the draw
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -60,9 +64,11 @@ class Member:
     async def _read(self) -> None:
         with contextlib.suppress(WebSocketException, OSError):
             async for raw in self.ws:
+                self.table.received += len(raw)
+                self.table.messages += 1
                 message = orjson.loads(raw)
                 if message.get("type") == "state":
-                    self.message = message
+                    self.message = _kept(message)
                     self.table.changed.set()
                 elif (reply := self.replies.pop(message.get("id"), None)) is not None:
                     reply.set_result(message)
@@ -114,6 +120,12 @@ class Member:
         await self.reader
 
 
+def _kept(message: dict[str, Any]) -> dict[str, Any]:
+    view = message.get("view")
+    return {"seq": message["seq"],
+            "view": None if view is None else {key: view[key] for key in KEPT}}
+
+
 class Table:
     """One room's members; `changed` is set whenever any of them receives something."""
 
@@ -121,6 +133,8 @@ class Table:
         self.members: list[Member] = []
         self.changed = asyncio.Event()
         self.rate_limited = 0
+        self.messages = 0  # received, and their length (characters)
+        self.received = 0
 
     async def join(self, url: str, token: str) -> Member:
         """Connect, authenticate and wait for the first state."""
@@ -164,6 +178,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     in_window: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    message_length: float = 0.0  # of every message received, on average (characters)
 
     def percentile(self, p: float) -> float:
         ordered = sorted(self.latencies)
@@ -204,9 +219,14 @@ async def play(table: Table, stats: Stats, begin: float, start: float, until: fl
 
 async def call(http: httpx.AsyncClient, path: str, token: str | None = None,
                body: Any = None) -> Any:
-    """POST to the server; its JSON answer, or the run ends saying what was refused."""
+    """POST to the server; its JSON answer, or the run ends saying what was refused. A kept-alive
+    connection the server closed as it was reused (a busy machine's setup runs past uvicorn's
+    keep-alive timeout) fails before the request is read: sent once more on a new one."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = await http.post(path, json=body, headers=headers)
+    try:
+        answer = await http.post(path, json=body, headers=headers)
+    except (httpx.ReadError, httpx.RemoteProtocolError):
+        answer = await http.post(path, json=body, headers=headers)
     if not answer.is_success:
         raise SystemExit(f"POST {path}: {answer.status_code} {answer.text[:300]}")
     return answer.json()

@@ -71,29 +71,29 @@ class SocketConnection:
         self.closed = False
         # The outbox, and its writer task only while there is something to write: an idle
         # socket costs no task.
-        self._outbox: deque[str | _Close] | None = None
+        self._outbox: deque[bytes | _Close] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._tokens = float(limits.burst)
         self._at = time.monotonic()
 
-    def push(self, text: str) -> None:
-        """Send one encoded message: at once when nothing waits before it and the socket can
-        take it, else queued; never waits."""
+    def push(self, data: bytes) -> None:
+        """Send one message (UTF-8 JSON): at once when nothing waits before it and the socket
+        can take it, else queued; never waits."""
         if self.closed:
             return
         if self._outbox is None and self._writer is None:
             protocol = _protocol(self.ws)
-            if isinstance(protocol, LeanWebSocketProtocol) and protocol.send_text_now(text):
+            if isinstance(protocol, LeanWebSocketProtocol) and protocol.send_text_now(data):
                 return
         if self._outbox is not None and len(self._outbox) >= self.limits.queue:
             log.info("dropping a socket of %s: %d messages behind", self.player_id,
                      self.limits.queue)
             self._abort()
             return
-        self._queue(text)
+        self._queue(data)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.push(orjson.dumps(message).decode())
+        self.push(orjson.dumps(message))
 
     def refuse(self, code: Code, message: str, close_code: int) -> None:
         """Queue the error saying why, then the close with ``close_code``."""
@@ -111,7 +111,7 @@ class SocketConnection:
             with contextlib.suppress(BaseException):
                 await self._writer
 
-    def _queue(self, item: str | _Close) -> None:
+    def _queue(self, item: bytes | _Close) -> None:
         if self._outbox is None:
             self._outbox = deque()
         self._outbox.append(item)
@@ -127,7 +127,7 @@ class SocketConnection:
                 if isinstance(item, _Close):
                     await self.ws.close(code=item.code, reason=item.reason)
                     return
-                await self.ws.send_text(item)
+                await self.ws.send_text(item.decode())
         except asyncio.CancelledError:
             raise
         except Exception:  # the socket is gone; the handler's receive loop ends too

@@ -5,8 +5,8 @@ says whether the transport may be written. Together they hold four `collections.
 3 KiB a socket even when empty), for a queue that has one reader and a flag that one writer
 waits on. `LeanWebSocketProtocol` swaps them for `Inbox` and `Gate`, which keep a list and a
 future only while someone waits: ten thousand idle sockets add up (docs/benchmarks.md, idle).
-It also writes a frame at once for a socket that can take it (`send_text_now`), so a message
-to an idle, keeping-up client costs no task.
+It also takes a frame at once for a socket that can take it (`send_text_now`), so a message
+to an idle, keeping-up client costs no task, and writes a turn's frames to a socket together.
 """
 
 from __future__ import annotations
@@ -85,18 +85,29 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
+        self.corked: list[bytes] | None = None  # frames taken in this turn of the loop
 
-    def send_text_now(self, text: str) -> bool:
-        """Write a text frame at once, as `send` does once the socket is writable: no task, no
-        await for a socket that can take it. False when it cannot take it now (not open yet,
-        closing, or its transport paused behind a slow reader): the caller queues it."""
+    def send_text_now(self, data: bytes) -> bool:
+        """Take a text frame (``data``: UTF-8) for writing at the end of this turn of the event
+        loop, as `send` would write it once the socket is writable: no task, no await for a
+        socket that can take it, and the frames a socket is given in one turn (a state and
+        the ack after it) leave in one write. False when it cannot take it now (not open
+        yet, closing, or its transport paused behind a slow reader): the caller queues it."""
         if (not self.writable.is_set() or self.disconnected or not self.handshake_complete
                 or self.close_sent or self.initial_response is not None
                 or self.transport.is_closing()):
             return False
         try:
-            self.conn.send_text(text.encode())
+            self.conn.send_text(data)
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.corked is None:
+            self.corked = []
+            self.loop.call_soon(self._uncork)
+        self.corked += self.conn.data_to_send()
         return True
+
+    def _uncork(self) -> None:
+        corked, self.corked = self.corked, None
+        if corked and not self.transport.is_closing():
+            self.transport.write(b"".join(corked))

@@ -208,11 +208,11 @@ class RemoteConnection:
         self.inbox: asyncio.Queue[str] = asyncio.Queue()
         self._task = asyncio.create_task(self._serve())
 
-    def push(self, text: str) -> None:
-        self.relay.node.send(self.proxy, wire.Out(self.link_id, self.relay.node.id, text))
+    def push(self, data: bytes) -> None:
+        self.relay.node.send(self.proxy, wire.Out(self.link_id, self.relay.node.id, data.decode()))
 
     def send(self, message: dict[str, Any]) -> None:
-        self.push(orjson.dumps(message).decode())
+        self.push(orjson.dumps(message))
 
     async def _serve(self) -> None:
         """Connect to the room, then serve the socket's messages one at a time, in order, as
@@ -312,7 +312,7 @@ class Link:
         if text.startswith(('{"type":"ack"', '{"type":"error"')):
             with contextlib.suppress(Exception):
                 self.pending.pop(orjson.loads(text).get("id"), None)
-        self.conn.push(text)
+        self.conn.push(text.encode())
 
     def moved(self) -> None:
         if self.closed or (self._moving is not None and not self._moving.done()):

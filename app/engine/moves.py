@@ -80,6 +80,8 @@ def legal_throws(st: State, seat: int, types: list[str]) -> dict[str, list[str]]
     `legal_types`): ``discard`` and ``knock`` (as the knock's discard), each empty unless its
     type is legal. A type can be legal while a card is not (a taken card, Knock's deadwood
     limit), so a client offers a card's action only where the engine accepts it."""
+    if "discard" not in types and "knock" not in types:  # another seat's turn, say
+        return {"discard": [], "knock": []}
     hand = list(dict.fromkeys(st.hands[seat])) if st.hands else []
     refusal = Checker(st, seat).refusal
 

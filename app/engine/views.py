@@ -1,12 +1,74 @@
-"""What each seat may see (GEN-14, STYLE habit 7): the only way state leaves the engine live."""
+"""What each seat may see (GEN-14, STYLE habit 7): the only way state leaves the engine live.
+
+A seat's view is two typed parts: the `TableView` every seat and spectator shares (built once
+per change) and the seat's own `SeatPart`; no key is in both, so the view is their union.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .aids import seat_aids
 from .moves import legal_draws, legal_throws, legal_types
 from .state import Phase, State
+
+
+class TurnState(TypedDict):
+    """This turn's public bookkeeping."""
+
+    taken: list[str]
+    drawn: int
+    melds: int
+    acted: bool
+    must_use: str | None
+    jokers_to_play: int
+
+
+class TableView(TypedDict):
+    """What every seat and spectator sees alike."""
+
+    game: str
+    players: int
+    phase: str
+    turn: int | None
+    dealer: int
+    hand_no: int
+    hand_counts: list[int]
+    stock_count: int
+    restocks: int
+    discard: list[str]
+    melds: list[Any]
+    known: list[list[str]]
+    locked: list[list[str]]
+    opened: list[bool]
+    shown: list[bool]
+    turns: list[int]
+    hand_scores: list[int]
+    totals: list[int]
+    hand_over: bool
+    game_over: bool
+    game_winner: int | None
+    results: list[dict[str, Any]]
+    revealed: list[list[str]]
+    turn_state: TurnState
+
+
+class CallView(TypedDict):
+    card: str
+    discarder: int
+    called: bool
+
+
+class SeatPart(TypedDict):
+    """What only one seat sees (a spectator: no hand, nothing legal)."""
+
+    seat: int | None
+    hand: list[str]
+    call_window: CallView | None
+    legal: list[str]
+    draws: dict[str, Any] | None
+    throws: dict[str, list[str]] | None
+    aids: dict[str, Any]
 
 
 def player_view(st: State, seat: int | None) -> dict[str, Any]:
@@ -15,7 +77,7 @@ def player_view(st: State, seat: int | None) -> dict[str, Any]:
     return seat_view(table_view(st), st, seat)
 
 
-def table_view(st: State) -> dict[str, Any]:
+def table_view(st: State) -> TableView:
     """What every seat and spectator sees alike: built once per change, shared by the seats'
     views (`seat_view`)."""
     revealed = st.results[-1].revealed if st.hand_over and st.results else ()
@@ -47,12 +109,12 @@ def table_view(st: State) -> dict[str, Any]:
     }
 
 
-def seat_view(table: dict[str, Any], st: State, seat: int | None) -> dict[str, Any]:
+def seat_view(table: TableView, st: State, seat: int | None) -> dict[str, Any]:
     """``table`` (from `table_view` of the same state) completed with `seat_part`."""
     return {**table, **seat_part(st, seat)}
 
 
-def seat_part(st: State, seat: int | None) -> dict[str, Any]:
+def seat_part(st: State, seat: int | None) -> SeatPart:
     """What only ``seat`` sees: its own hand, its part in a Call Rummy window, its legal
     actions and aids (no key of `table_view`'s)."""
     if seat is None:  # a spectator
@@ -70,13 +132,13 @@ def seat_part(st: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _turn_state(st: State) -> dict[str, Any]:
+def _turn_state(st: State) -> TurnState:
     """This turn's public bookkeeping: what was taken, drawn, melded and still owed."""
     return {"taken": list(st.taken), "drawn": st.drawn, "melds": st.melds_this_turn,
             "acted": st.acted, "must_use": st.must_use, "jokers_to_play": st.jokers_to_play}
 
 
-def _call_view(st: State, seat: int | None) -> dict[str, Any] | None:
+def _call_view(st: State, seat: int | None) -> CallView | None:
     if st.phase is not Phase.CALL or st.call is None:
         return None
     return {"card": st.call.card, "discarder": st.call.discarder,

@@ -18,8 +18,8 @@ RECENT = 50
 class Connection(Protocol):
     player_id: str
 
-    def push(self, text: str) -> None:
-        """Queue one encoded message; never waits."""
+    def push(self, data: bytes) -> None:
+        """Queue one message, encoded as UTF-8 JSON; never waits."""
 
 
 class ConnectionSet:
@@ -55,20 +55,21 @@ class ConnectionSet:
     def seats_in_use(self) -> set[int | None]:
         return set(self._seats.values())
 
-    def push_by_seat(self, texts: dict[int | None, str], skip: Connection | None = None) -> None:
+    def push_by_seat(self, messages: dict[int | None, bytes], skip: Connection | None = None
+                     ) -> None:
         for conn, seat in list(self._seats.items()):
             if conn is not skip:
-                conn.push(texts[seat])
+                conn.push(messages[seat])
 
-    def push_seated(self, text: str) -> None:
+    def push_seated(self, data: bytes) -> None:
         """To the players who hold a seat (not spectators)."""
         for conn, seat in list(self._seats.items()):
             if seat is not None:
-                conn.push(text)
+                conn.push(data)
 
-    def push_all(self, text: str) -> None:
+    def push_all(self, data: bytes) -> None:
         for conn in list(self._seats):
-            conn.push(text)
+            conn.push(data)
 
     def remember(self, events: Iterable[dict[str, Any]]) -> None:
         self.events.extend(events)

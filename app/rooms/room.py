@@ -3,10 +3,11 @@
 ``Seating`` (seats, host, who may act), ``MatchRunner`` (engine state, durable log, replies),
 ``Scheduler`` (the room's own moves and the turn clock, run by a ``Supervisor``),
 ``CallWindow`` (how long a Call Rummy window holds the next move), ``StandIns`` (the computer
-players), ``ChatLog`` (stored chat) and ``ConnectionSet`` (presence, fan-out, recent events).
-The room's settings are the record's frozen ``RoomSettings``. The room holds one lock: every
-change is judged, made durable and then shown under it, and after each change the scheduler
-replans and every connection is *queued* its view, so no socket ever holds the room up.
+players), ``ChatLog`` (stored chat), ``ConnectionSet`` (presence, fan-out, recent events) and
+``Presenter`` (each seat's message, encoded once per change). The room's settings are the
+record's frozen ``RoomSettings``. The room holds one lock: every change is judged, made
+durable and then shown under it, and after each change the scheduler replans and every
+connection is *queued* its view, so no socket ever holds the room up.
 """
 
 from __future__ import annotations
@@ -15,21 +16,19 @@ import asyncio
 import logging
 from typing import Any
 
-import orjson
-
 from app.bots.registry import DEFAULT_LEVEL, level_of
 from app.engine.actions import Action, parse_action
 from app.engine.cards import parse_code
 from app.engine.designate import could_meld, designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.state import Phase
-from app.engine.views import redact_events, seat_part, seat_view, table_view
 from app.refusals import Code, Refusal
 from app.services import outage
 
 from .call_window import CallWindow
 from .chat_log import ChatLog
 from .connections import Connection, ConnectionSet
+from .presenter import Presenter, encode
 from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
 from .seating import Seating
@@ -52,6 +51,7 @@ class Room:
         self.seating = Seating(record, store)
         self.runner = MatchRunner(record, self.rules, store)
         self.connections = ConnectionSet()
+        self.presenter = Presenter(self)
         self.supervisor = Supervisor(record.id)
         self.scheduler = Scheduler(self, self.seating, self.connections, timing,
                                    record.settings, self.supervisor)
@@ -150,7 +150,7 @@ class Room:
         message to each seated player's sockets, and the room's id in its summary."""
         if self.rematch is None:
             self.rematch = {"id": room_id, "invite_code": invite_code}
-            self.connections.push_seated(_encode(self._rematch_message()))
+            self.connections.push_seated(encode(self._rematch_message()))
             self._push_state([])
         return self.rematch
 
@@ -355,11 +355,10 @@ class Room:
             self.scheduler.seen(seat)
             self._replan()
             self._push_state([], skip=conn)  # the others see the presence change
-        message = self._state_message(seat, list(self.connections.events))  # seen: no countdown
-        message["chat"] = self.chat_log.recent()
-        conn.push(_encode(message))
+        conn.push(self.presenter.first(seat, list(self.connections.events),  # seen: no countdown
+                                       self.chat_log.recent()))
         if self.rematch is not None and seat is not None:
-            conn.push(_encode(self._rematch_message()))
+            conn.push(encode(self._rematch_message()))
 
     def disconnect(self, conn: Connection) -> None:
         seat = self.seating.acting_seat(conn.player_id)
@@ -369,62 +368,18 @@ class Room:
             if self.runner.state is not None:
                 self._push_state([])  # presence
 
-    def _table(self) -> dict[str, Any] | None:
-        """What every seat's view shares: the engine's table view with the room's presence,
-        clock, deal fields and (with a stake) the chips each hand settled."""
-        st = self.runner.state
-        if st is None:
-            return None
-        table = table_view(st)
-        table["presence"] = self.scheduler.presence(st.players)
-        if self.rematch is not None:  # the host who offered it is at the rematch table now
-            host = self.seating.acting_seat(self.record.host_id)
-            if host is not None:
-                table["presence"][host] = "connected"
-        table["turn_deadline"] = self.scheduler.deadline
-        table["stand_ins"] = self.scheduler.stand_ins(st.players)
-        table["stand_in_at"] = self.scheduler.stand_in_at(st.players)
-        table.update(self.runner.deal_info())
-        if st.game_over and self.record.settings.rated:
-            table["rating_changes"] = self.runner.rating_changes
-        if self.record.settings.stake:
-            table["settled"] = self.runner.settled  # the chips each stored hand moved
-        return table
-
-    def _state_message(self, seat: int | None, events: Events) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (a connection's first)."""
-        st, table = self.runner.state, self._table()
-        message = {"type": "state", "seq": self.seq,
-                   "view": None if st is None or table is None else seat_view(table, st, seat),
-                   "room": self.summary(), "events": redact_events(events, seat)}
-        if message["view"] is None:  # waiting: the first hand's commitment, before any seed
-            message["next_deal_commitment"] = self.runner.next_commitment
-        return message
-
     def _push_state(self, events: Events, skip: Connection | None = None) -> None:
-        """Each seat's message built and encoded once, then queued to its connections. What
-        the seats share (the room summary and the table view) is built and encoded once for
-        all of them: a seat's message is that text with its own part spliced in (the same
-        JSON as `_state_message`'s, keys in another order)."""
-        st = self.runner.state
-        if st is None and not events and skip is not None:
+        """Queue each connection its seat's message for this change (`Presenter.messages`)."""
+        if self.runner.state is None and not events and skip is not None:
             return  # no match yet: presence is not shown
-        seats = self.connections.seats_in_use()
-        table = self._table()
-        if st is None or table is None:  # waiting for the first deal
-            texts = {seat: _encode(self._state_message(seat, events)) for seat in seats}
-        else:
-            head = f'{{"type":"state","seq":{self.seq},"view":{_encode(table)[:-1]},'
-            middle = f',"room":{_encode(self.summary())},"events":'
-            texts = {seat: head + _encode(seat_part(st, seat))[1:] + middle
-                     + _encode(redact_events(events, seat)) + "}" for seat in seats}
-        self.connections.push_by_seat(texts, skip)
+        self.connections.push_by_seat(
+            self.presenter.messages(self.connections.seats_in_use(), events), skip)
 
     async def chat(self, player_id: str, name: str, text: str) -> None:
         """Store the line (``ChatLog.say``), then queue it to every connection."""
         line = await self.chat_log.say(self.seating.acting_seat(player_id), player_id, name,
                                        text)
-        self.connections.push_all(_encode(line))
+        self.connections.push_all(encode(line))
 
     # --- recovery -------------------------------------------------------------------------
 
@@ -447,10 +402,6 @@ class Room:
 
     async def close(self) -> None:
         await self.supervisor.close()
-
-
-def _encode(message: Any) -> str:
-    return orjson.dumps(message).decode()
 
 
 def _storage_refusal(room_id: str, client_id: ClientId, exc: Exception) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """The match log's writer: every room's action appends, group-committed.
 
 One `LogWriter` per process. An append joins a queue; a commit takes everything queued (at most
-`MAX_BATCH` rows) and inserts it in one transaction (SQLAlchemy Core, one executemany; on
-PostgreSQL that statement alone, atomic as asyncpg pipelines it), so a busy server pays one
-round trip and one fsync for many actions instead of one per action. While
+`MAX_BATCH` rows) and inserts it in one transaction (one executemany: on PostgreSQL the rows
+go to asyncpg as they are, one statement that is atomic as asyncpg pipelines it; on SQLite
+through SQLAlchemy Core), so a busy server pays one round trip and one fsync for many actions
+instead of one per action. While
 commits are in flight new appends queue up for the next one; up to `commits` run at once (one on
 SQLite, whose file has a single writer), so one commit's fsync does not hold up every room.
 
@@ -31,10 +32,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import insert, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -47,6 +50,11 @@ MAX_BATCH = 500  # rows per transaction: bounds a commit's time and its statemen
 
 _TABLE = MatchAction.metadata.tables[MatchAction.__tablename__]
 _INSERT = insert(_TABLE)
+# PostgreSQL: the driver's own statement, no SQL compiled nor bind value processed per row
+# (`created_at` is the column's default); the action as JSON text, as the json codec takes it.
+_PG_INSERT = ("INSERT INTO match_actions (id, match_id, hand_no, seq, seat, action, client_id, "
+              "played_for) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+Rows = list[dict[str, Any]]
 
 
 class LogWriterClosed(RuntimeError):
@@ -99,6 +107,8 @@ class LogWriter:
         # pipeline ending in one Sync: atomic by itself, so no BEGIN and COMMIT round trips.
         self._autocommit = (engine.execution_options(isolation_level="AUTOCOMMIT")
                             if engine.dialect.name == "postgresql" else None)
+        self._insert: Callable[[AsyncConnection, Rows], Coroutine[Any, Any, Any]] = (
+            _insert_pg if engine.dialect.name == "postgresql" else _insert_core)
         self._queue: deque[_Append] = deque()
         self._busy: set[str] = set()  # matches with rows in a commit in flight
         self._tasks: set[asyncio.Task[None]] = set()
@@ -184,7 +194,7 @@ class LogWriter:
             async with self._transaction(batch) as connection:
                 rows = await _fenced_rows(connection, batch)
                 if rows:
-                    await connection.execute(_INSERT, rows)
+                    await self._insert(connection, rows)
             return None
         except Exception as exc:
             if not (isinstance(exc, DBAPIError) and exc.connection_invalidated):
@@ -196,7 +206,7 @@ class LogWriter:
                 rows = await _fenced_rows(connection, batch)
                 missing = [row for row in rows if row["id"] not in stored]
                 if missing:
-                    await connection.execute(_INSERT, missing)
+                    await self._insert(connection, missing)
             return None
         except Exception as exc:
             return exc
@@ -208,6 +218,16 @@ class LogWriter:
         if self._autocommit is not None and all(p.fence is None for p in batch):
             return self._autocommit.connect()
         return self.engine.begin()
+
+
+async def _insert_core(connection: AsyncConnection, rows: Rows) -> None:
+    await connection.execute(_INSERT, rows)
+
+
+async def _insert_pg(connection: AsyncConnection, rows: Rows) -> None:
+    await connection.exec_driver_sql(_PG_INSERT, [
+        (r["id"], r["match_id"], r["hand_no"], r["seq"], r["seat"],
+         orjson.dumps(r["action"]).decode(), r["client_id"], r["played_for"]) for r in rows])
 
 
 async def _fenced_rows(connection: AsyncConnection, batch: list[_Append]) -> list[dict[str, Any]]:

@@ -48,7 +48,8 @@ async def reader(migrated_url: str) -> AsyncIterator[AsyncEngine]:
 
 class Commits:
     """The rows of `match_actions` each commit of `engine` held, in commit order (and those
-    of each rolled-back transaction). A statement run in autocommit is a commit of its own
+    of each rolled-back transaction), whether inserted through SQLAlchemy Core or as the
+    driver's own statement (PostgreSQL). A statement run in autocommit is a commit of its own
     once it returns."""
 
     def __init__(self, engine: AsyncEngine) -> None:
@@ -63,10 +64,21 @@ class Commits:
                 rows = multiparams or [params]  # one row comes as `params`
                 written[id(conn)].extend((r["match_id"], r["seq"]) for r in rows)
 
+        @event.listens_for(engine.sync_engine, "before_cursor_execute")
+        def _driver_execute(conn: Connection, _cursor: Any, statement: str, parameters: Any,
+                            context: Any, many: bool) -> None:
+            if context.compiled is None and statement.startswith("INSERT INTO match_actions"):
+                rows = parameters if many else [parameters]
+                written[id(conn)].extend((r[1], r[3]) for r in rows)  # positional
+
         @event.listens_for(engine.sync_engine, "after_execute")
         def _executed(conn: Connection, *_: Any) -> None:
             if _autocommit(conn) and id(conn) in written:
                 self.batches.append(written.pop(id(conn)))
+
+        @event.listens_for(engine.sync_engine, "after_cursor_execute")
+        def _driver_executed(conn: Connection, *_: Any) -> None:
+            _executed(conn)
 
         @event.listens_for(engine.sync_engine, "handle_error")
         def _failed(context: Any) -> None:
