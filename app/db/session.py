@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -25,10 +25,11 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 # time to open a connection, and to wait for one from the pool.
 PG_CONNECT_TIMEOUT_SECONDS = 5
 PG_POOL_TIMEOUT_SECONDS = 10
-# The match log writer's concurrent commits (app.services.logwriter), and the pool: those
-# connections plus SQLAlchemy's default five for requests and the rooms' other writes.
+# The match log writer's concurrent commits, each on a connection of the writer's own asyncpg
+# pool (app.services.logwriter); the engine's pool keeps SQLAlchemy's default five for requests
+# and the rooms' other writes.
 PG_LOG_COMMITS = 2
-PG_POOL_SIZE = PG_LOG_COMMITS + 5
+PG_POOL_SIZE = 5
 
 
 def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
@@ -68,6 +69,11 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def asyncpg_dsn(url: URL) -> str:
+    """The engine's URL as asyncpg's own connect takes it (a pool outside SQLAlchemy's)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -1,12 +1,15 @@
 """The match log's writer: every room's action appends, group-committed.
 
 One `LogWriter` per process. An append joins a queue; a commit takes everything queued (at most
-`MAX_BATCH` rows) and inserts it in one transaction (one executemany: on PostgreSQL the rows
-go to asyncpg as they are, one statement that is atomic as asyncpg pipelines it; on SQLite
-through SQLAlchemy Core), so a busy server pays one round trip and one fsync for many actions
-instead of one per action. While
-commits are in flight new appends queue up for the next one; up to `commits` run at once (one on
-SQLite, whose file has a single writer), so one commit's fsync does not hold up every room.
+`MAX_BATCH` rows) and inserts it in one transaction, so a busy server pays one round trip and
+one fsync for many actions instead of one per action. On PostgreSQL the writer has a small
+asyncpg pool of its own and a batch is one `executemany` of a fixed statement, which asyncpg
+sends as one pipeline ending in one Sync: one implicit transaction, atomic by itself, with no
+BEGIN or COMMIT round trip and none of SQLAlchemy's checkout, greenlet and bind processing on
+the hot path (a batch with fences is an explicit transaction). SQLite goes through SQLAlchemy
+Core. While commits are in flight new appends queue up for the next one; up to `commits` run
+at once (one on SQLite, whose file has a single writer), so one commit's fsync does not hold up
+every room.
 
 Guarantees:
 - `append` returns only after the transaction holding its row committed: never an
@@ -32,28 +35,33 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable, Coroutine
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import orjson
 from sqlalchemy import insert, select
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.models import MatchAction, Room, new_id
-from app.db.session import PG_LOG_COMMITS
+from app.db.session import PG_CONNECT_TIMEOUT_SECONDS, PG_LOG_COMMITS, asyncpg_dsn
 from app.services.outage import is_storage_outage
 
 MAX_BATCH = 500  # rows per transaction: bounds a commit's time and its statement's size
 
 _TABLE = MatchAction.metadata.tables[MatchAction.__tablename__]
 _INSERT = insert(_TABLE)
-# PostgreSQL: the driver's own statement, no SQL compiled nor bind value processed per row
-# (`created_at` is the column's default); the action as JSON text, as the json codec takes it.
+# PostgreSQL: the driver's own statements, no SQL compiled nor bind value processed per row
+# (`created_at` is the column's default); the action as JSON text, as asyncpg's json codec
+# takes it.
 _PG_INSERT = ("INSERT INTO match_actions (id, match_id, hand_no, seq, seat, action, client_id, "
               "played_for) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+_PG_FENCES = "SELECT id, fence FROM rooms WHERE id = ANY($1::text[]) FOR SHARE"
+_PG_STORED = "SELECT id FROM match_actions WHERE id = ANY($1::text[])"
+# What says a pooled connection died under a commit (not that PostgreSQL cannot be reached).
+_LOST = (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError, ConnectionResetError,
+         BrokenPipeError)
 Rows = list[dict[str, Any]]
 
 
@@ -103,12 +111,9 @@ class LogWriter:
         self.engine = engine
         self.commits = commits or (1 if engine.dialect.name == "sqlite" else PG_LOG_COMMITS)
         self.max_batch = max_batch
-        # On PostgreSQL a batch without fences is one executemany, which asyncpg sends as one
-        # pipeline ending in one Sync: atomic by itself, so no BEGIN and COMMIT round trips.
-        self._autocommit = (engine.execution_options(isolation_level="AUTOCOMMIT")
-                            if engine.dialect.name == "postgresql" else None)
-        self._insert: Callable[[AsyncConnection, Rows], Coroutine[Any, Any, Any]] = (
-            _insert_pg if engine.dialect.name == "postgresql" else _insert_core)
+        self._dsn = asyncpg_dsn(engine.url) if engine.dialect.name == "postgresql" else None
+        self._pool: asyncpg.Pool | None = None
+        self._pool_made = asyncio.Lock()
         self._queue: deque[_Append] = deque()
         self._busy: set[str] = set()  # matches with rows in a commit in flight
         self._tasks: set[asyncio.Task[None]] = set()
@@ -140,6 +145,8 @@ class LogWriter:
             self._dispatch()
             if self._tasks:
                 await asyncio.wait(set(self._tasks))
+        if self._pool is not None:
+            await self._pool.close()
 
     def _dispatch(self) -> None:
         """Start commits while connections are free and rows wait."""
@@ -189,52 +196,76 @@ class LogWriter:
 
     async def _store(self, batch: list[_Append]) -> Exception | None:
         """Insert the rows in one transaction; the error, or None once committed."""
-        rows = [pending.row for pending in batch]
-        try:
-            async with self._transaction(batch) as connection:
-                rows = await _fenced_rows(connection, batch)
-                if rows:
-                    await self._insert(connection, rows)
-            return None
-        except Exception as exc:
-            if not (isinstance(exc, DBAPIError) and exc.connection_invalidated):
+        if self._dsn is None:
+            try:
+                async with self.engine.begin() as connection:
+                    fences = _fences(batch)
+                    rows = _unfenced(batch, fences, await _stale_rooms(connection, fences)
+                                     if fences else set())
+                    if rows:
+                        await connection.execute(_INSERT, rows)
+                return None
+            except Exception as exc:
                 return exc
-        try:  # a dead connection, now discarded: once more on a new one
-            async with self._transaction(batch) as connection:
-                stored = set((await connection.scalars(
-                    select(_TABLE.c.id).where(_TABLE.c.id.in_([r["id"] for r in rows])))).all())
-                rows = await _fenced_rows(connection, batch)
-                missing = [row for row in rows if row["id"] not in stored]
-                if missing:
-                    await self._insert(connection, missing)
+        try:
+            await self._store_pg(batch, retried=False)
+            return None
+        except _LOST:
+            pass  # a dead connection, now discarded: once more on a new one
+        except Exception as exc:
+            return exc
+        try:
+            await self._store_pg(batch, retried=True)
             return None
         except Exception as exc:
             return exc
 
+    async def _store_pg(self, batch: list[_Append], retried: bool) -> None:
+        """One batch on one of the writer's own connections. Without fences and not
+        `retried`, one executemany (atomic by itself); otherwise a transaction that first
+        checks the fences and, after a lost commit, which rows it did store."""
+        async with (await self._pg_pool()).acquire() as connection:
+            fences = _fences(batch)
+            if not fences and not retried:
+                await connection.executemany(_PG_INSERT, _pg_args(p.row for p in batch))
+                return
+            async with connection.transaction():
+                stale: set[str] = set()
+                if fences:
+                    current = dict(await connection.fetch(_PG_FENCES, list(fences)))
+                    stale = {room for room, fence in fences.items()
+                             if current.get(room) != fence}
+                rows = _unfenced(batch, fences, stale)
+                if retried and rows:
+                    stored = {r["id"] for r in await connection.fetch(
+                        _PG_STORED, [row["id"] for row in rows])}
+                    rows = [row for row in rows if row["id"] not in stored]
+                if rows:
+                    await connection.executemany(_PG_INSERT, _pg_args(rows))
 
-    def _transaction(self, batch: list[_Append]) -> AbstractAsyncContextManager[AsyncConnection]:
-        """Where a batch is written: a transaction, unless one statement is atomic enough
-        (no fences to lock and check first)."""
-        if self._autocommit is not None and all(p.fence is None for p in batch):
-            return self._autocommit.connect()
-        return self.engine.begin()
+    async def _pg_pool(self) -> asyncpg.Pool:
+        """The writer's own connections (as many as its commits), made on first use."""
+        if self._pool is None:
+            async with self._pool_made:
+                if self._pool is None:
+                    self._pool = await asyncpg.create_pool(
+                        self._dsn, min_size=0, max_size=self.commits,
+                        timeout=PG_CONNECT_TIMEOUT_SECONDS)
+        return self._pool
 
 
-async def _insert_core(connection: AsyncConnection, rows: Rows) -> None:
-    await connection.execute(_INSERT, rows)
+def _pg_args(rows: Iterable[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(r["id"], r["match_id"], r["hand_no"], r["seq"], r["seat"],
+             orjson.dumps(r["action"]).decode(), r["client_id"], r["played_for"]) for r in rows]
 
 
-async def _insert_pg(connection: AsyncConnection, rows: Rows) -> None:
-    await connection.exec_driver_sql(_PG_INSERT, [
-        (r["id"], r["match_id"], r["hand_no"], r["seq"], r["seat"],
-         orjson.dumps(r["action"]).decode(), r["client_id"], r["played_for"]) for r in rows])
+def _fences(batch: list[_Append]) -> dict[str, int]:
+    return dict(pending.fence for pending in batch if pending.fence is not None)
 
 
-async def _fenced_rows(connection: AsyncConnection, batch: list[_Append]) -> list[dict[str, Any]]:
+def _unfenced(batch: list[_Append], fences: dict[str, int], stale: set[str]) -> Rows:
     """The rows that may be written: those without a fence, and those whose room's token is
     still theirs (the others are marked stale)."""
-    fences = dict(pending.fence for pending in batch if pending.fence is not None)
-    stale = await _stale_rooms(connection, fences) if fences else set()
     rows = []
     for pending in batch:
         pending.stale = pending.fence is not None and (

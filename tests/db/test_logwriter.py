@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from sqlalchemy import event, func, select, text
 from sqlalchemy.engine import Connection
@@ -47,14 +48,18 @@ async def reader(migrated_url: str) -> AsyncIterator[AsyncEngine]:
 
 
 class Commits:
-    """The rows of `match_actions` each commit of `engine` held, in commit order (and those
-    of each rolled-back transaction), whether inserted through SQLAlchemy Core or as the
-    driver's own statement (PostgreSQL). A statement run in autocommit is a commit of its own
-    once it returns."""
+    """The rows of `match_actions` each commit held, in commit order (and, on SQLite, those of
+    each rolled-back transaction). SQLite: seen through SQLAlchemy's events, as the writer goes
+    through Core there. PostgreSQL: read back by `read`, grouped by the transaction that wrote
+    them (`xmin`): the writer uses asyncpg connections of its own, and a commit is one
+    implicit or explicit transaction."""
 
     def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
         self.batches: list[list[tuple[str, int]]] = []
         self.rolled_back: list[list[tuple[str, int]]] = []
+        if engine.dialect.name != "sqlite":
+            return
         written: dict[int, list[tuple[str, int]]] = defaultdict(list)
 
         @event.listens_for(engine.sync_engine, "before_execute")
@@ -63,28 +68,6 @@ class Commits:
             if getattr(statement, "table", None) is MatchAction.__table__:
                 rows = multiparams or [params]  # one row comes as `params`
                 written[id(conn)].extend((r["match_id"], r["seq"]) for r in rows)
-
-        @event.listens_for(engine.sync_engine, "before_cursor_execute")
-        def _driver_execute(conn: Connection, _cursor: Any, statement: str, parameters: Any,
-                            context: Any, many: bool) -> None:
-            if context.compiled is None and statement.startswith("INSERT INTO match_actions"):
-                rows = parameters if many else [parameters]
-                written[id(conn)].extend((r[1], r[3]) for r in rows)  # positional
-
-        @event.listens_for(engine.sync_engine, "after_execute")
-        def _executed(conn: Connection, *_: Any) -> None:
-            if _autocommit(conn) and id(conn) in written:
-                self.batches.append(written.pop(id(conn)))
-
-        @event.listens_for(engine.sync_engine, "after_cursor_execute")
-        def _driver_executed(conn: Connection, *_: Any) -> None:
-            _executed(conn)
-
-        @event.listens_for(engine.sync_engine, "handle_error")
-        def _failed(context: Any) -> None:
-            conn = context.connection
-            if conn is not None and _autocommit(conn) and id(conn) in written:
-                self.rolled_back.append(written.pop(id(conn)))
 
         @event.listens_for(engine.sync_engine, "commit")
         def _commit(conn: Connection) -> None:
@@ -95,13 +78,22 @@ class Commits:
             if id(conn) in written:
                 self.rolled_back.append(written.pop(id(conn)))
 
+    async def read(self, match_ids: list[str]) -> None:
+        """PostgreSQL: the batches of these matches' rows, by writing transaction."""
+        if self.engine.dialect.name == "sqlite":
+            return
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(text(
+                "SELECT xmin::text::bigint AS tx, match_id, seq FROM match_actions "
+                "WHERE match_id = ANY(:m) ORDER BY tx, hand_no, seq"), {"m": match_ids})).all()
+        by_tx: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for tx, match_id, seq in rows:
+            by_tx[tx].append((match_id, seq))
+        self.batches = list(by_tx.values())
+
     @property
     def rows(self) -> list[tuple[str, int]]:
         return [row for batch in self.batches for row in batch]
-
-
-def _autocommit(conn: Connection) -> bool:
-    return conn.get_execution_options().get("isolation_level") == "AUTOCOMMIT"
 
 
 async def _matches(engine: AsyncEngine, count: int) -> list[str]:
@@ -138,6 +130,7 @@ async def test_concurrent_appends_share_commits_and_all_land_in_order(
 
     await asyncio.gather(*(play(m) for m in match_ids))
     await writer.close()
+    await commits.read(match_ids)
 
     appends = MATCHES * PER_MATCH
     assert len(commits.rows) == appends
@@ -162,6 +155,7 @@ async def test_appends_of_one_match_commit_in_call_order(
         if i % 5 == 0:
             await asyncio.sleep(0)  # let commits start while more appends arrive
     await asyncio.gather(*tasks)
+    await commits.read(match_ids)
 
     assert len(commits.batches) > 1
     assert max(len(batch) for batch in commits.batches) <= 7
@@ -208,10 +202,15 @@ async def test_a_bad_row_fails_only_its_own_append(
     failed = [call for call, result in zip(calls, results, strict=True) if result is not None]
     assert failed == [(taken, 0, 0)]
     error = results[calls.index((taken, 0, 0))]
-    assert isinstance(error, IntegrityError)
+    assert isinstance(error, IntegrityError | asyncpg.UniqueViolationError)  # SQLite | PG
     assert not is_storage_outage(error)
     # the bad row was in a batch with others, which were then stored one by one
-    assert len(commits.rolled_back[0]) == len(calls)
+    await commits.read(match_ids)
+    stored = [(m, seq) for m, hand, seq in calls if (m, hand, seq) != (taken, 0, 0)]
+    assert all(len(batch) == 1 for batch in commits.batches
+               if any(row in batch for row in stored)), commits.batches
+    if engine.dialect.name == "sqlite":
+        assert len(commits.rolled_back[0]) == len(calls)
     for match_id in match_ids:
         expected = [(0, 0), (0, 1), (1, 0)] if match_id == taken else [(0, 0), (1, 0)]
         assert [(hand, seq) for hand, seq, _ in await _logged(reader, match_id)] == expected
@@ -289,6 +288,7 @@ async def _outage_and_recovery(cluster: Any, engine: AsyncEngine, writer: LogWri
     await asyncio.to_thread(cluster.start)
     assert await round_of_appends() == [None] * 3
     assert await round_of_appends() == [None] * 3
+    await engine.dispose()  # its pooled connection died with the cluster (the writer's are its own)
     async with engine.connect() as conn:
         for match_id in match_ids:
             seqs_stored = (await conn.scalars(text(
