@@ -16,12 +16,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.refusals import Code, Refusal
+from app.rooms.commands import Caller, Command
 from app.rooms.connections import Connection
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 
 from . import messages
-from .commands import Caller, Command
 from .sockets import SocketConnection
 
 

@@ -15,9 +15,20 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
 from app.refusals import Code, Refusal
+from app.rooms.commands import (
+    AddBots,
+    Caller,
+    Info,
+    Invite,
+    Join,
+    Leave,
+    Offer,
+    Rematch,
+    Start,
+    room_out,
+)
 from app.services.room_settings import RoomSettings
 
-from .commands import AddBots, Caller, Info, Invite, Join, Leave, Offer, Rematch, Start, room_out
 from .deps import CurrentPlayer, GatewayDep, RegistryDep
 from .schemas import (
     BotsOut,

@@ -24,10 +24,10 @@ from typing import Any
 import orjson
 
 from app.api import messages
-from app.api.commands import Caller, Command
 from app.api.gateway import serve
 from app.api.sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection, SocketIndex
 from app.refusals import Code, Refusal
+from app.rooms.commands import Caller, Command
 from app.rooms.room import Room
 from app.services import outage
 from app.services.logwriter import StaleOwner

@@ -1,20 +1,22 @@
-"""What a caller may do to a room over HTTP: one typed command each (PROTOCOL.md §5).
+"""What may be done to a room: one typed command each (PROTOCOL.md §5), whoever asks.
 
 A command is a plain frozen value, so that it runs where the room lives: here, or at the room's
-owner among several processes, where it travels as it is (`app.api.gateway`). Its ``op`` names
+owner among several processes, where it travels as it is (`app.cluster.wire`). Its ``op`` names
 it on that wire. ``run`` takes the room and the caller and returns the answer's body.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.refusals import Code, Refusal
-from app.rooms.room import Room
+
+if TYPE_CHECKING:
+    from .room import Room
 
 
 @dataclass(frozen=True)
