@@ -132,7 +132,7 @@ class LocalGateway:
         await self.registry.restore()
 
     async def run(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
-        return await command.run(self.registry.get(room_id), caller)
+        return await self.registry.get(room_id).handle(command, caller)
 
     async def attach(self, room_id: str, conn: SocketConnection,
                      invite: str | None) -> LocalLink | None:

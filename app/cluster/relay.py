@@ -129,7 +129,7 @@ class Relay:
         self.node.send(m.origin, reply)
 
     async def _run(self, room: Room, command: Command, caller: Caller) -> dict[str, Any]:
-        value = await command.run(room, caller)
+        value = await room.handle(command, caller)
         await self.cluster.publish([room])
         return value
 

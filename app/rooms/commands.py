@@ -2,13 +2,14 @@
 
 A command is a plain frozen value, so that it runs where the room lives: here, or at the room's
 owner among several processes, where it travels as it is (`app.cluster.wire`). Its ``op`` names
-it on that wire. ``run`` takes the room and the caller and returns the answer's body.
+it on that wire. `Room.handle` runs it: ``run`` takes the room and the caller and returns the
+answer's body, or raises the refusal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 
 from pydantic import Field
 
@@ -18,6 +19,8 @@ from app.refusals import Code, Refusal
 if TYPE_CHECKING:
     from .room import Room
 
+Answer = TypeVar("Answer", covariant=True)
+
 
 @dataclass(frozen=True)
 class Caller:
@@ -25,6 +28,12 @@ class Caller:
 
     id: str
     name: str
+
+
+class RoomCommand(Protocol[Answer]):
+    """What a command is to the room that handles it."""
+
+    async def run(self, room: Room, caller: Caller) -> Answer: ...
 
 
 def room_out(room: Room, player_id: str) -> dict[str, Any]:

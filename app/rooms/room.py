@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 from app.bots.registry import DEFAULT_LEVEL, level_of
 from app.engine.actions import Action, parse_action
@@ -27,6 +27,7 @@ from app.services import outage
 
 from .call_window import CallWindow
 from .chat_log import ChatLog
+from .commands import Caller, RoomCommand
 from .connections import Connection, ConnectionSet
 from .presenter import Presenter, encode
 from .runner import Events, MatchRunner
@@ -41,6 +42,7 @@ __all__ = ["Room", "RoomTiming"]
 
 log = logging.getLogger(__name__)
 ClientId = str | int | None
+Answer = TypeVar("Answer")
 
 
 class Room:
@@ -105,6 +107,11 @@ class Room:
     def stalled(self) -> bool:
         """A playing room whose own next move is overdue (the health check lists it)."""
         return self.record.status == "playing" and self.supervisor.overdue()
+
+    async def handle(self, command: RoomCommand[Answer], caller: Caller) -> Answer:
+        """Run ``command`` (`app.rooms.commands`) for ``caller``: its answer, or the refusal
+        raised. What changes the room takes the lock inside, where it changes it."""
+        return await command.run(self, caller)
 
     # --- seats ----------------------------------------------------------------------------
 
