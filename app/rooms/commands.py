@@ -1,9 +1,12 @@
 """What may be done to a room: one typed command each (PROTOCOL.md §5), whoever asks.
 
-A command is a plain frozen value, so that it runs where the room lives: here, or at the room's
-owner among several processes, where it travels as it is (`app.cluster.wire`). Its ``op`` names
-it on that wire. `Room.handle` runs it: ``run`` takes the room and the caller and returns the
-answer's body, or raises the refusal.
+A command is a plain frozen value that `Room.handle` runs: ``run`` takes the room and the
+caller and returns the answer. A route's commands (`Command`) answer a body or raise the
+refusal; they run where the room lives, here or at the room's owner among several processes,
+where each travels as it is (`app.cluster.wire`), named by its ``op``. A socket's commands
+(`SocketCommand`, parsed from its text by `app.api.messages`) answer the socket's reply, or
+None; they travel between processes as that text, so that a socket's process can send an
+action again to a new owner.
 """
 
 from __future__ import annotations
@@ -142,3 +145,54 @@ class Offer:
 
 Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | Rematch | Offer,
                     Field(discriminator="op")]
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player's action: its ``ack`` or ``error``, which a repeated ``client_id`` gets
+    again."""
+
+    client_id: str | int
+    action: Any
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        return await room.act(caller.id, self.client_id, self.action)
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A chat line: no reply, since every connection is sent the line, the sender's too."""
+
+    text: str
+
+    async def run(self, room: Room, caller: Caller) -> None:
+        await room.chat(caller.id, caller.name, self.text)
+
+
+@dataclass(frozen=True)
+class Seed:
+    value: Any  # checked by the room (PROTOCOL.md §7 step 2)
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        return await room.seed(caller.id, self.value)
+
+
+@dataclass(frozen=True)
+class Designations:
+    """Which designations the wilds of ``cards`` may take (docs/server.md), as a new meld or
+    laid off on the table's meld ``meld``; the answer, or the refusal, echoes ``client_id``."""
+
+    client_id: str | int | None
+    cards: list[Any]  # card codes, checked by the room
+    meld: int | None
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        try:
+            found = room.designations(self.cards, self.meld)
+        except Refusal as exc:
+            return exc.reply(self.client_id)
+        return {"type": "designations", "id": self.client_id, "cards": self.cards,
+                "meld": self.meld, **found}
+
+
+SocketCommand = Act | Chat | Seed | Designations
