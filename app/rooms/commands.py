@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 from pydantic import Field
 
 from app.bots.registry import DEFAULT_LEVEL
+from app.engine import designate
 from app.refusals import Code, Refusal
 
 if TYPE_CHECKING:
@@ -183,12 +184,14 @@ class Designations:
     laid off on the table's meld ``meld``; the answer, or the refusal, echoes ``client_id``."""
 
     client_id: str | int | None
-    cards: list[Any]  # card codes, checked by the room
+    cards: list[Any]  # card codes, checked by `designate.answer`
     meld: int | None
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        st = room.runner.state
         try:
-            found = room.designations(self.cards, self.meld)
+            found = designate.answer(self.cards, room.rules.meld, st.melds if st else [],
+                                     self.meld)
         except Refusal as exc:
             return exc.reply(self.client_id)
         return {"type": "designations", "id": self.client_id, "cards": self.cards,

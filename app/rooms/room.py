@@ -18,8 +18,6 @@ from typing import Any, TypeVar
 
 from app.bots.registry import DEFAULT_LEVEL, level_of
 from app.engine.actions import Action, parse_action
-from app.engine.cards import parse_code
-from app.engine.designate import could_meld, designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.state import Phase
 from app.refusals import Code, Refusal
@@ -222,23 +220,6 @@ class Room:
         async with self.lock:
             committed = self.runner.set_client_seed(seat, value)
         return {"type": "seed", "value": value, "next_deal_commitment": committed}
-
-    def designations(self, cards: list[Any], meld: int | None) -> dict[str, Any]:
-        """The wild positions of ``cards`` and every valid listing of them (a new meld, or a
-        lay-off on the table's meld ``meld``): public knowledge, so any connection may ask."""
-        st = self.runner.state
-        try:
-            codes = [parse_code(c) for c in cards]
-        except RuleError as exc:
-            raise Refusal(exc.code, exc.message) from None
-        target = None
-        if meld is not None:
-            if st is None or meld >= len(st.melds):
-                raise Refusal(Code.NO_SUCH_MELD, f"there is no meld {meld} on the table")
-            target = st.melds[meld]
-        return {"wilds": open_wilds(codes, self.rules.meld),
-                "options": designations(codes, self.rules.meld, target),
-                "valid": could_meld(codes, self.rules.meld, target)}
 
     async def _record_if_over(self) -> None:
         """A hand that just ended is recorded (and settled) before anyone is shown its end; if
