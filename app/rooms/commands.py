@@ -127,7 +127,7 @@ class Rematch:
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         _check_admits(room, caller)
-        return {"settings": room.rematch_settings(caller.id), "offered": room.rematch,
+        return {"settings": room.rematch.settings(caller.id), "offered": room.rematch.offered,
                 "chat": room.chat_log.recent()}
 
 
@@ -141,7 +141,8 @@ class Offer:
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         room.seating.check_host(caller.id)
-        return {"offered": room.offer_rematch(self.room, self.invite_code)}
+        room.offer_rematch(self.room, self.invite_code)
+        return {"offered": room.rematch.offered}
 
 
 Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | Rematch | Offer,

@@ -103,7 +103,7 @@ class Presenter:
         scheduler, players = room.scheduler, st.players
         table = cast(RoomTable, table_view(st))  # completed in place: built once per change
         table["presence"] = scheduler.presence(players)
-        if room.rematch is not None:  # the host who offered it is at the rematch table now
+        if room.rematch.offered is not None:  # the host who offered it is at the rematch table
             host = room.seating.acting_seat(room.record.host_id)
             if host is not None:
                 table["presence"][host] = "connected"

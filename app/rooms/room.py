@@ -3,8 +3,9 @@
 ``Seating`` (seats, host, who may act), ``MatchRunner`` (engine state, durable log, replies),
 ``Scheduler`` (the room's own moves and the turn clock, run by a ``Supervisor``),
 ``CallWindow`` (how long a Call Rummy window holds the next move), ``StandIns`` (the computer
-players), ``ChatLog`` (stored chat), ``ConnectionSet`` (presence, fan-out, recent events) and
-``Presenter`` (each seat's message, encoded once per change). The room's settings are the
+players), ``ChatLog`` (stored chat), ``RematchOffer`` (play again), ``ConnectionSet``
+(presence, fan-out, recent events) and ``Presenter`` (each seat's message, encoded once per
+change). The room's settings are the
 record's frozen ``RoomSettings``. The room holds one lock: every change is judged, made
 durable and then shown under it, and after each change the scheduler replans and every
 connection is *queued* its view, so no socket ever holds the room up.
@@ -16,7 +17,7 @@ import asyncio
 import logging
 from typing import Any, TypeVar
 
-from app.bots.registry import DEFAULT_LEVEL, level_of
+from app.bots.registry import DEFAULT_LEVEL
 from app.engine.actions import Action, parse_action
 from app.engine.errors import RuleError
 from app.engine.state import Phase
@@ -28,6 +29,7 @@ from .chat_log import ChatLog
 from .commands import Caller, RoomCommand
 from .connections import Connection, ConnectionSet
 from .presenter import Presenter, encode
+from .rematch import RematchOffer
 from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
 from .seating import Seating
@@ -58,7 +60,7 @@ class Room:
         self.window = CallWindow(timing.call_grace)
         self.stand_ins = StandIns(record.id, self.seating, self.rules)
         self.chat_log = ChatLog(record, store)
-        self.rematch: dict[str, str] | None = None  # the next room offered: id, invite code
+        self.rematch = RematchOffer(record, self.seating)
 
     @property
     def id(self) -> str:
@@ -81,7 +83,7 @@ class Room:
             "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
             "match_id": r.match_id, "players": self._players(),
             "taken": len(r.taken),
-            "rematch": self.rematch["id"] if self.rematch is not None else None,
+            "rematch": offered["id"] if (offered := self.rematch.offered) else None,
         }
 
     def _players(self) -> list[dict[str, Any] | None]:
@@ -137,32 +139,6 @@ class Room:
         self.connections.reseat(self.seating.acting_seat)
         self._replan()
         self._push_state([])
-
-    # --- play again -----------------------------------------------------------------------
-
-    def rematch_settings(self, player_id: str) -> dict[str, Any]:
-        """For the host once the match is over: what the next room copies (its computer players'
-        levels; a seat a leaver handed to the computer is not one)."""
-        self.seating.check_host(player_id)
-        if self.record.status != "closed" or self.record.match_id is None:
-            raise Refusal(Code.MATCH_NOT_OVER, "a rematch is offered once the match is over")
-        bots = [level_of(s.bot) or DEFAULT_LEVEL for s in self.seating.seats
-                if s is not None and s.bot and not s.player_id]  # their levels
-        return {**self.record.settings.to_json(), "bots": bots}
-
-    def offer_rematch(self, room_id: str, invite_code: str) -> dict[str, str]:
-        """Invite this room's players to the next room (the first offer stands): a ``rematch``
-        message to each seated player's sockets, and the room's id in its summary."""
-        if self.rematch is None:
-            self.rematch = {"id": room_id, "invite_code": invite_code}
-            self.connections.push_seated(encode(self._rematch_message()))
-            self._push_state([])
-        return self.rematch
-
-    def _rematch_message(self) -> dict[str, Any]:
-        assert self.rematch is not None  # noqa: S101 - only once offered
-        return {"type": "rematch", "from": self.id, "room": self.rematch["id"],
-                "invite_code": self.rematch["invite_code"]}
 
     # --- the match ------------------------------------------------------------------------
 
@@ -345,8 +321,8 @@ class Room:
             self._push_state([], skip=conn)  # the others see the presence change
         conn.push(self.presenter.first(seat, list(self.connections.events),  # seen: no countdown
                                        self.chat_log.recent()))
-        if self.rematch is not None and seat is not None:
-            conn.push(encode(self._rematch_message()))
+        if self.rematch.offered is not None and seat is not None:
+            conn.push(self.rematch.message())
 
     def disconnect(self, conn: Connection) -> None:
         seat = self.seating.acting_seat(conn.player_id)
@@ -368,6 +344,13 @@ class Room:
         line = await self.chat_log.say(self.seating.acting_seat(player_id), player_id, name,
                                        text)
         self.connections.push_all(encode(line))
+
+    def offer_rematch(self, room_id: str, invite_code: str) -> None:
+        """Invite this room's players to the next room (`RematchOffer`: the first offer stands):
+        a ``rematch`` message to each seated player's sockets, and the room's id in its summary."""
+        if self.rematch.offer(room_id, invite_code):
+            self.connections.push_seated(self.rematch.message())
+            self._push_state([])
 
     # --- recovery -------------------------------------------------------------------------
 
