@@ -96,9 +96,8 @@ class RoomRegistry:
         resumed = 0
         for live in await self.store.live_matches():
             room = Room(live.room, self.store, self.timing)
-            room.restore(live)
+            room.recover(live)
             self.rooms[live.room.id] = room
-            room.resume()
             resumed += 1
         return resumed
 
@@ -107,9 +106,8 @@ class RoomRegistry:
         is neither waiting nor playing."""
         for live in await self.store.live_matches(room_id):
             room = Room(live.room, self.store, self.timing)
-            room.restore(live)
+            room.recover(live)
             self.rooms[room_id] = room
-            room.resume()
             return room
         for record in await self.store.open_rooms(room_id):
             room = Room(record, self.store, self.timing)

@@ -354,16 +354,14 @@ class Room:
 
     # --- recovery -------------------------------------------------------------------------
 
-    def restore(self, live: LiveMatch) -> None:
-        """Rebuild the match from its log after a restart (no connection is open yet)."""
+    def recover(self, live: LiveMatch) -> None:
+        """Rebuild the match from its log after a restart or a takeover (no connection is open
+        yet), then re-arm the room's moves (so it needs a running loop); a hand the crash left
+        unrecorded is recorded by the first planned job."""
         owners = {seat: player for seat in range(self.record.settings.seats)
                   if (player := self.seating.player_at(seat)) is not None}
         self.connections.remember(self.runner.restore(live, owners))
         self.chat_log.lines.extend(live.chat)
-
-    def resume(self) -> None:
-        """Re-arm the room's moves after :meth:`restore` (needs a running loop); a hand the
-        crash left unrecorded is recorded by the first planned job."""
         st = self.runner.state
         self.window.opened(st)
         self._mark_absent_players()
