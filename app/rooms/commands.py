@@ -42,7 +42,7 @@ class RoomCommand(Protocol[Answer]):
 
 def room_out(room: Room, player_id: str) -> dict[str, Any]:
     """The room's summary as this player sees it: only members see the invite code."""
-    out = room.summary()
+    out = room.presenter.summary()
     if player_id == room.record.host_id or room.seat_of(player_id) is not None:
         out["invite_code"] = room.record.invite_code
     out["your_seat"] = room.seat_of(player_id)
@@ -72,7 +72,7 @@ class Invite:
     op: Literal["invite"] = "invite"
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
-        return {**room.summary(), "invite_code": room.record.invite_code}
+        return {**room.presenter.summary(), "invite_code": room.record.invite_code}
 
 
 @dataclass(frozen=True)

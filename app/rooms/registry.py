@@ -86,7 +86,7 @@ class RoomRegistry:
     def lobby(self) -> list[dict[str, Any]]:
         """Listed rooms that are open, or playing with a person there, newest first."""
         rooms = [r for r in self.rooms.values() if r.listed()]
-        return [r.summary() for r in reversed(rooms)]
+        return [r.presenter.summary() for r in reversed(rooms)]
 
     async def restore(self) -> int:
         """Rebuild every room from the database: waiting rooms as they were, playing rooms by

@@ -76,26 +76,6 @@ class Room:
     def admits(self, player_id: str, invite: str | None) -> bool:
         return self.seating.admits(player_id, invite)
 
-    def summary(self) -> dict[str, Any]:
-        """The room as the lobby and the table header show it."""
-        r = self.record
-        return {
-            "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
-            "match_id": r.match_id, "players": self._players(),
-            "taken": len(r.taken),
-            "rematch": offered["id"] if (offered := self.rematch.offered) else None,
-        }
-
-    def _players(self) -> list[dict[str, Any] | None]:
-        """The seats, each person's saying whether a stand-in plays it now and why
-        (``stand_in``: ``left``, ``away``, ``absent`` or null)."""
-        players = self.seating.players()
-        if self.record.status != "playing":
-            return players
-        why = self.scheduler.stand_ins(self.record.settings.seats)
-        return [p if p is None or p["player_id"] is None else {**p, "stand_in": why[p["seat"]]}
-                for p in players]
-
     def listed(self) -> bool:
         """Whether the lobby shows the room: a public room that is waiting, or playing with a
         person at the table, connected and not away (a match nobody is at is not shown as
