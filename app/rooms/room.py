@@ -1,14 +1,17 @@
-"""One live room: the parts that make it, and the one path by which its match changes.
+"""One live room: the parts that make it, its one entry point, and the one path by which its
+match changes.
 
 ``Seating`` (seats, host, who may act), ``MatchRunner`` (engine state, durable log, replies),
 ``Scheduler`` (the room's own moves and the turn clock, run by a ``Supervisor``),
 ``CallWindow`` (how long a Call Rummy window holds the next move), ``StandIns`` (the computer
 players), ``ChatLog`` (stored chat), ``RematchOffer`` (play again), ``ConnectionSet``
-(presence, fan-out, recent events) and ``Presenter`` (each seat's message, encoded once per
-change). The room's settings are the
-record's frozen ``RoomSettings``. The room holds one lock: every change is judged, made
-durable and then shown under it, and after each change the scheduler replans and every
-connection is *queued* its view, so no socket ever holds the room up.
+(presence, fan-out, recent events) and ``Presenter`` (the summary, and each seat's message
+encoded once per change). The room's settings are the record's frozen ``RoomSettings``.
+
+Whatever a route or a socket asks of the room is a command (`app.rooms.commands`) that
+:meth:`Room.handle` runs. The room holds one lock: every change is judged, made durable and
+then shown under it, and after each change the scheduler replans and every connection is
+*queued* its view, so no socket ever holds the room up.
 """
 
 from __future__ import annotations
