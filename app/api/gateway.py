@@ -16,12 +16,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.refusals import Code, Refusal
+from app.rooms.commands import Act, Caller, Command, SocketCommand
 from app.rooms.connections import Connection
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 
 from . import messages
-from .commands import Caller, Command
 from .sockets import SocketConnection
 
 
@@ -81,30 +81,22 @@ def _always() -> bool:
 
 async def serve(room: Room, conn: Client, msg: messages.Inbound,
                 held: Callable[[], bool] = _always) -> bool:
-    """Apply one parsed message to the room and send its reply. ``held`` says whether the
+    """Have the room handle one parsed message and send its reply. ``held`` says whether the
     room is still this process's once an action has run: if it is not, the action was refused
     because the room left, so no reply is sent (the new owner answers it) and False is
     returned."""
-    if isinstance(msg, messages.ActionMessage):
-        reply = await room.act(conn.player_id, msg.client_id, msg.action)
-        if not held():
-            return False
-        conn.send(reply)
+    if not isinstance(msg, SocketCommand):
+        conn.send(Refusal(Code.ALREADY_AUTHENTICATED,
+                          "this connection is already authenticated").reply())
         return True
     try:
-        if isinstance(msg, messages.Chat):
-            await room.chat(conn.player_id, conn.name, msg.text)
-        elif isinstance(msg, messages.Seed):
-            conn.send(await room.seed(conn.player_id, msg.value))
-        elif isinstance(msg, messages.Designations):
-            conn.send({"type": "designations", "id": msg.client_id, "cards": msg.cards,
-                       "meld": msg.meld, **room.designations(msg.cards, msg.meld)})
-        else:
-            conn.send(Refusal(Code.ALREADY_AUTHENTICATED,
-                              "this connection is already authenticated").reply())
-    except Refusal as exc:
-        client_id = msg.client_id if isinstance(msg, messages.Designations) else None
-        conn.send(exc.reply(client_id))
+        reply = await room.handle(msg, Caller(conn.player_id, conn.name))
+    except Refusal as exc:  # a chat line's or a seed's
+        reply = exc.reply()
+    if isinstance(msg, Act) and not held():
+        return False
+    if reply is not None:
+        conn.send(reply)
     return True
 
 
@@ -132,7 +124,7 @@ class LocalGateway:
         await self.registry.restore()
 
     async def run(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
-        return await command.run(self.registry.get(room_id), caller)
+        return await self.registry.get(room_id).handle(command, caller)
 
     async def attach(self, room_id: str, conn: SocketConnection,
                      invite: str | None) -> LocalLink | None:

@@ -1,4 +1,5 @@
-"""The websocket's closed set of inbound messages, parsed in one place (PROTOCOL.md §5).
+"""The websocket's closed set of inbound messages, parsed in one place (PROTOCOL.md §5): the
+socket's own (``auth``, ``ping``) and the room's socket commands (`app.rooms.commands`).
 
 Anything that is not exactly one of these becomes a `Refusal` naming the problem; nothing else
 happens for it.
@@ -12,6 +13,7 @@ from typing import Any
 import orjson
 
 from app.refusals import Code, Refusal
+from app.rooms.commands import Act, Chat, Designations, Seed
 
 MAX_MESSAGE_BYTES = 16_384
 MAX_CHAT = 500
@@ -27,37 +29,11 @@ class Auth:
 
 
 @dataclass(frozen=True)
-class ActionMessage:
-    client_id: str | int
-    action: Any
-
-
-@dataclass(frozen=True)
-class Chat:
-    text: str
-
-
-@dataclass(frozen=True)
-class Seed:
-    value: Any  # checked by the room (PROTOCOL.md §7 step 2)
-
-
-@dataclass(frozen=True)
 class Ping:
     pass
 
 
-@dataclass(frozen=True)
-class Designations:
-    """Which designations the wilds of ``cards`` may take (docs/server.md), as a new meld or
-    laid off on the table's meld ``meld``; the reply echoes ``client_id``."""
-
-    client_id: str | int | None
-    cards: list[Any]  # card codes, checked by the room
-    meld: int | None
-
-
-Inbound = Auth | ActionMessage | Chat | Seed | Ping | Designations
+Inbound = Auth | Ping | Act | Chat | Seed | Designations
 
 
 def parse(text: str | bytes) -> Inbound:
@@ -103,14 +79,14 @@ def _auth(data: dict[str, Any]) -> Auth:
     return Auth(token, invite)
 
 
-def _action(data: dict[str, Any]) -> ActionMessage:
+def _action(data: dict[str, Any]) -> Act:
     client_id = data.get("id")
     if not (isinstance(client_id, str) and 0 < len(client_id) <= MAX_CLIENT_ID) and not (
             isinstance(client_id, int) and not isinstance(client_id, bool)):
         raise Refusal(Code.BAD_MESSAGE, "an action needs an id (a string or an integer)")
     if "action" not in data:
         raise Refusal(Code.BAD_MESSAGE, "an action message needs an action", client_id=client_id)
-    return ActionMessage(client_id, data["action"])
+    return Act(client_id, data["action"])
 
 
 def _designations(data: dict[str, Any]) -> Designations:

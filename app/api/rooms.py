@@ -15,9 +15,20 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
 from app.refusals import Code, Refusal
+from app.rooms.commands import (
+    AddBots,
+    Caller,
+    Info,
+    Invite,
+    Join,
+    Leave,
+    Offer,
+    Rematch,
+    Start,
+    room_out,
+)
 from app.services.room_settings import RoomSettings
 
-from .commands import AddBots, Caller, Info, Invite, Join, Leave, Offer, Rematch, Start, room_out
 from .deps import CurrentPlayer, GatewayDep, RegistryDep
 from .schemas import (
     BotsOut,
@@ -136,11 +147,11 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     room = await registry.create(player.id, player.name,
                                  RoomSettings.from_json({**s, "deals": deals}))
     for level, count in Counter(s["bots"]).items():
-        await room.add_bots(player.id, count, level)
+        await room.handle(AddBots(count, level), caller)
     await room.chat_log.carry(found["chat"])
     await gateway.announce(room)
     offered = await gateway.run(room_id, Offer(room.id, room.record.invite_code), caller)
     if offered["offered"]["id"] != room.id:  # another call offered first: that one stands
-        await room.leave(player.id)  # and this one closes, deserted
+        await room.handle(Leave(), caller)  # and this one closes, deserted
         return RoomOut.model_validate(await gateway.run(offered["offered"]["id"], Info(), caller))
     return RoomOut.model_validate(room_out(room, player.id))

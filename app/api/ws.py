@@ -20,6 +20,7 @@ from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
 from app.refusals import Code, Refusal
+from app.rooms.commands import Act
 from app.services import outage
 from app.services.accounts import token_hash
 
@@ -180,7 +181,7 @@ def _admitted(conn: SocketConnection, raw: str | bytes) -> messages.Inbound | No
         conn.send(exc.reply() if conn.allow() else _rate_limited(exc.client_id))
         return None
     if not conn.allow():  # refused, not applied: the action's id lets the client retry it
-        client_id = msg.client_id if isinstance(msg, messages.ActionMessage) else None
+        client_id = msg.client_id if isinstance(msg, Act) else None
         conn.send(_rate_limited(client_id))
         return None
     return msg

@@ -210,7 +210,7 @@ class Cluster:
         """Refresh these rooms' lobby entries (best effort: the next tick does it again)."""
         try:
             await self.lobby.publish([
-                (r.summary(), r.listed()) for r in rooms])
+                (r.presenter.summary(), r.listed()) for r in rooms])
         except Exception as exc:
             log.warning("cluster: lobby not updated: %r", exc)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-from app.api.commands import Caller, Command
 from app.api.sockets import SocketConnection
 from app.refusals import Code, Refusal
+from app.rooms.commands import Caller, Command
 from app.rooms.room import Room
 
 from . import wire

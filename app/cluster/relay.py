@@ -24,10 +24,10 @@ from typing import Any
 import orjson
 
 from app.api import messages
-from app.api.commands import Caller, Command
 from app.api.gateway import serve
 from app.api.sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection, SocketIndex
 from app.refusals import Code, Refusal
+from app.rooms.commands import Act, Caller, Command
 from app.rooms.room import Room
 from app.services import outage
 from app.services.logwriter import StaleOwner
@@ -129,7 +129,7 @@ class Relay:
         self.node.send(m.origin, reply)
 
     async def _run(self, room: Room, command: Command, caller: Caller) -> dict[str, Any]:
-        value = await command.run(room, caller)
+        value = await room.handle(command, caller)
         await self.cluster.publish([room])
         return value
 
@@ -294,7 +294,7 @@ class Link:
     async def handle(self, raw: str | bytes, msg: messages.Inbound) -> None:
         """One message from the socket, parsed and within its rate."""
         text = raw if isinstance(raw, str) else raw.decode()
-        if isinstance(msg, messages.ActionMessage) and msg.client_id is not None:
+        if isinstance(msg, Act) and msg.client_id is not None:
             self.pending[msg.client_id] = text
         room = self.room
         if room is None:
@@ -304,7 +304,7 @@ class Link:
             return  # moving: a pending action goes to the new owner
         if not await serve(room, self.conn, msg, lambda: self.relay.owned(self.room_id) is room):
             self.moved()  # refused because the room left us: its new owner will answer
-        elif isinstance(msg, messages.ActionMessage):
+        elif isinstance(msg, Act):
             self.pending.pop(msg.client_id, None)
 
     def deliver(self, text: str) -> None:

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import Field, TypeAdapter
 
-from app.api.commands import Caller, Command
+from app.rooms.commands import Caller, Command
 
 
 @dataclass(frozen=True)

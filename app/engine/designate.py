@@ -4,19 +4,42 @@
 stand for (the naturals' rank in each suit, or their suit at each rank) and keeps the
 assignments that :func:`form_meld` (a new meld) or :func:`extend_meld` (a lay-off on ``meld``)
 accept: the same judge as ``apply``, so an offered designation is never refused for its fit.
+:func:`answer` is a client's query of them (docs/server.md), from its card codes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import TypedDict
 
 from ..refusals import Code
-from .cards import JOKER, SUITS, make_code, rank_of, suit_of
+from .cards import JOKER, SUITS, make_code, parse_code, rank_of, suit_of
 from .errors import IllegalAction
 from .melds import Entry, Meld, MeldRules, extend_meld, form_meld, wild_places
 
 MAX_OPEN_WILDS = 2  # up to ~30 candidates each: about 1,000 trials, a few milliseconds
+
+
+class Answer(TypedDict):
+    wilds: list[int]  # positions of the cards that may be designated
+    options: list[list[str]]  # every valid listing
+    valid: bool  # whether the cards can be a meld (or lay off) at all
+
+
+def answer(cards: Sequence[object], rules: MeldRules, table: Sequence[Meld],
+           meld: int | None = None) -> Answer:
+    """What the wilds of ``cards`` (card codes, as a client sent them) may stand for, as a new
+    meld or laid off on the meld ``meld`` of ``table``: public knowledge, so anyone may ask.
+    Raises ``bad_card`` or ``no_such_meld``."""
+    codes = [parse_code(c) for c in cards]
+    target = None
+    if meld is not None:
+        if meld >= len(table):
+            raise IllegalAction(Code.NO_SUCH_MELD, f"there is no meld {meld} on the table")
+        target = table[meld]
+    return {"wilds": open_wilds(codes, rules), "options": designations(codes, rules, target),
+            "valid": could_meld(codes, rules, target)}
 
 
 def open_wilds(cards: Sequence[str], rules: MeldRules) -> list[int]:

@@ -1,4 +1,5 @@
-"""What a room shows: each seat's ``state`` message (PROTOCOL.md §5), encoded once per change.
+"""What a room shows: its summary, and each seat's ``state`` message (PROTOCOL.md §5), encoded
+once per change.
 
 A change is shown to every seat in use. What the seats share, the room's summary and the table
 view with the room's own fields (presence, clock, deal fields, chips settled), is built and
@@ -64,14 +65,35 @@ class Shown:
 
 
 class Presenter:
-    """The room's state messages, from its runner, scheduler and seating."""
+    """The room's summary and state messages, from its runner, scheduler and seating."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
 
+    def summary(self) -> dict[str, Any]:
+        """The room as the lobby and the table header show it."""
+        r = self.room.record
+        return {
+            "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
+            "match_id": r.match_id, "players": self._players(),
+            "taken": len(r.taken),
+            "rematch": offered["id"] if (offered := self.room.rematch.offered) else None,
+        }
+
+    def _players(self) -> list[dict[str, Any] | None]:
+        """The seats, each person's saying whether a stand-in plays it now and why
+        (``stand_in``: ``left``, ``away``, ``absent`` or null)."""
+        room = self.room
+        players = room.seating.players()
+        if room.record.status != "playing":
+            return players
+        why = room.scheduler.stand_ins(room.record.settings.seats)
+        return [p if p is None or p["player_id"] is None else {**p, "stand_in": why[p["seat"]]}
+                for p in players]
+
     def shown(self) -> Shown:
         room = self.room
-        head = b'{"type":"state","seq":%d,"room":%b' % (room.seq, encode(room.summary()))
+        head = b'{"type":"state","seq":%d,"room":%b' % (room.seq, encode(self.summary()))
         st, table = room.runner.state, self.table()
         if st is None or table is None:  # waiting: the first hand's commitment, before any seed
             return Shown(head, None, b"", b',"next_deal_commitment":'
@@ -103,7 +125,7 @@ class Presenter:
         scheduler, players = room.scheduler, st.players
         table = cast(RoomTable, table_view(st))  # completed in place: built once per change
         table["presence"] = scheduler.presence(players)
-        if room.rematch is not None:  # the host who offered it is at the rematch table now
+        if room.rematch.offered is not None:  # the host who offered it is at the rematch table
             host = room.seating.acting_seat(room.record.host_id)
             if host is not None:
                 table["presence"][host] = "connected"

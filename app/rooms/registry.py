@@ -86,7 +86,7 @@ class RoomRegistry:
     def lobby(self) -> list[dict[str, Any]]:
         """Listed rooms that are open, or playing with a person there, newest first."""
         rooms = [r for r in self.rooms.values() if r.listed()]
-        return [r.summary() for r in reversed(rooms)]
+        return [r.presenter.summary() for r in reversed(rooms)]
 
     async def restore(self) -> int:
         """Rebuild every room from the database: waiting rooms as they were, playing rooms by
@@ -96,9 +96,8 @@ class RoomRegistry:
         resumed = 0
         for live in await self.store.live_matches():
             room = Room(live.room, self.store, self.timing)
-            room.restore(live)
+            room.recover(live)
             self.rooms[live.room.id] = room
-            room.resume()
             resumed += 1
         return resumed
 
@@ -107,9 +106,8 @@ class RoomRegistry:
         is neither waiting nor playing."""
         for live in await self.store.live_matches(room_id):
             room = Room(live.room, self.store, self.timing)
-            room.restore(live)
+            room.recover(live)
             self.rooms[room_id] = room
-            room.resume()
             return room
         for record in await self.store.open_rooms(room_id):
             room = Room(record, self.store, self.timing)

@@ -1,25 +1,27 @@
-"""One live room: the parts that make it, and the one path by which its match changes.
+"""One live room: the parts that make it, its one entry point, and the one path by which its
+match changes.
 
 ``Seating`` (seats, host, who may act), ``MatchRunner`` (engine state, durable log, replies),
 ``Scheduler`` (the room's own moves and the turn clock, run by a ``Supervisor``),
 ``CallWindow`` (how long a Call Rummy window holds the next move), ``StandIns`` (the computer
-players), ``ChatLog`` (stored chat), ``ConnectionSet`` (presence, fan-out, recent events) and
-``Presenter`` (each seat's message, encoded once per change). The room's settings are the
-record's frozen ``RoomSettings``. The room holds one lock: every change is judged, made
-durable and then shown under it, and after each change the scheduler replans and every
-connection is *queued* its view, so no socket ever holds the room up.
+players), ``ChatLog`` (stored chat), ``RematchOffer`` (play again), ``ConnectionSet``
+(presence, fan-out, recent events) and ``Presenter`` (the summary, and each seat's message
+encoded once per change). The room's settings are the record's frozen ``RoomSettings``.
+
+Whatever a route or a socket asks of the room is a command (`app.rooms.commands`) that
+:meth:`Room.handle` runs. The room holds one lock: every change is judged, made durable and
+then shown under it, and after each change the scheduler replans and every connection is
+*queued* its view, so no socket ever holds the room up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
-from app.bots.registry import DEFAULT_LEVEL, level_of
+from app.bots.registry import DEFAULT_LEVEL
 from app.engine.actions import Action, parse_action
-from app.engine.cards import parse_code
-from app.engine.designate import could_meld, designations, open_wilds
 from app.engine.errors import RuleError
 from app.engine.state import Phase
 from app.refusals import Code, Refusal
@@ -27,8 +29,10 @@ from app.services import outage
 
 from .call_window import CallWindow
 from .chat_log import ChatLog
+from .commands import Caller, RoomCommand
 from .connections import Connection, ConnectionSet
 from .presenter import Presenter, encode
+from .rematch import RematchOffer
 from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
 from .seating import Seating
@@ -41,6 +45,7 @@ __all__ = ["Room", "RoomTiming"]
 
 log = logging.getLogger(__name__)
 ClientId = str | int | None
+Answer = TypeVar("Answer")
 
 
 class Room:
@@ -58,7 +63,7 @@ class Room:
         self.window = CallWindow(timing.call_grace)
         self.stand_ins = StandIns(record.id, self.seating, self.rules)
         self.chat_log = ChatLog(record, store)
-        self.rematch: dict[str, str] | None = None  # the next room offered: id, invite code
+        self.rematch = RematchOffer(record, self.seating)
 
     @property
     def id(self) -> str:
@@ -74,26 +79,6 @@ class Room:
     def admits(self, player_id: str, invite: str | None) -> bool:
         return self.seating.admits(player_id, invite)
 
-    def summary(self) -> dict[str, Any]:
-        """The room as the lobby and the table header show it."""
-        r = self.record
-        return {
-            "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
-            "match_id": r.match_id, "players": self._players(),
-            "taken": len(r.taken),
-            "rematch": self.rematch["id"] if self.rematch is not None else None,
-        }
-
-    def _players(self) -> list[dict[str, Any] | None]:
-        """The seats, each person's saying whether a stand-in plays it now and why
-        (``stand_in``: ``left``, ``away``, ``absent`` or null)."""
-        players = self.seating.players()
-        if self.record.status != "playing":
-            return players
-        why = self.scheduler.stand_ins(self.record.settings.seats)
-        return [p if p is None or p["player_id"] is None else {**p, "stand_in": why[p["seat"]]}
-                for p in players]
-
     def listed(self) -> bool:
         """Whether the lobby shows the room: a public room that is waiting, or playing with a
         person at the table, connected and not away (a match nobody is at is not shown as
@@ -105,6 +90,11 @@ class Room:
     def stalled(self) -> bool:
         """A playing room whose own next move is overdue (the health check lists it)."""
         return self.record.status == "playing" and self.supervisor.overdue()
+
+    async def handle(self, command: RoomCommand[Answer], caller: Caller) -> Answer:
+        """Run ``command`` (`app.rooms.commands`) for ``caller``: its answer, or the refusal
+        raised. What changes the room takes the lock inside, where it changes it."""
+        return await command.run(self, caller)
 
     # --- seats ----------------------------------------------------------------------------
 
@@ -132,32 +122,6 @@ class Room:
         self.connections.reseat(self.seating.acting_seat)
         self._replan()
         self._push_state([])
-
-    # --- play again -----------------------------------------------------------------------
-
-    def rematch_settings(self, player_id: str) -> dict[str, Any]:
-        """For the host once the match is over: what the next room copies (its computer players'
-        levels; a seat a leaver handed to the computer is not one)."""
-        self.seating.check_host(player_id)
-        if self.record.status != "closed" or self.record.match_id is None:
-            raise Refusal(Code.MATCH_NOT_OVER, "a rematch is offered once the match is over")
-        bots = [level_of(s.bot) or DEFAULT_LEVEL for s in self.seating.seats
-                if s is not None and s.bot and not s.player_id]  # their levels
-        return {**self.record.settings.to_json(), "bots": bots}
-
-    def offer_rematch(self, room_id: str, invite_code: str) -> dict[str, str]:
-        """Invite this room's players to the next room (the first offer stands): a ``rematch``
-        message to each seated player's sockets, and the room's id in its summary."""
-        if self.rematch is None:
-            self.rematch = {"id": room_id, "invite_code": invite_code}
-            self.connections.push_seated(encode(self._rematch_message()))
-            self._push_state([])
-        return self.rematch
-
-    def _rematch_message(self) -> dict[str, Any]:
-        assert self.rematch is not None  # noqa: S101 - only once offered
-        return {"type": "rematch", "from": self.id, "room": self.rematch["id"],
-                "invite_code": self.rematch["invite_code"]}
 
     # --- the match ------------------------------------------------------------------------
 
@@ -215,23 +179,6 @@ class Room:
         async with self.lock:
             committed = self.runner.set_client_seed(seat, value)
         return {"type": "seed", "value": value, "next_deal_commitment": committed}
-
-    def designations(self, cards: list[Any], meld: int | None) -> dict[str, Any]:
-        """The wild positions of ``cards`` and every valid listing of them (a new meld, or a
-        lay-off on the table's meld ``meld``): public knowledge, so any connection may ask."""
-        st = self.runner.state
-        try:
-            codes = [parse_code(c) for c in cards]
-        except RuleError as exc:
-            raise Refusal(exc.code, exc.message) from None
-        target = None
-        if meld is not None:
-            if st is None or meld >= len(st.melds):
-                raise Refusal(Code.NO_SUCH_MELD, f"there is no meld {meld} on the table")
-            target = st.melds[meld]
-        return {"wilds": open_wilds(codes, self.rules.meld),
-                "options": designations(codes, self.rules.meld, target),
-                "valid": could_meld(codes, self.rules.meld, target)}
 
     async def _record_if_over(self) -> None:
         """A hand that just ended is recorded (and settled) before anyone is shown its end; if
@@ -357,8 +304,8 @@ class Room:
             self._push_state([], skip=conn)  # the others see the presence change
         conn.push(self.presenter.first(seat, list(self.connections.events),  # seen: no countdown
                                        self.chat_log.recent()))
-        if self.rematch is not None and seat is not None:
-            conn.push(encode(self._rematch_message()))
+        if self.rematch.offered is not None and seat is not None:
+            conn.push(self.rematch.message())
 
     def disconnect(self, conn: Connection) -> None:
         seat = self.seating.acting_seat(conn.player_id)
@@ -381,18 +328,23 @@ class Room:
                                        text)
         self.connections.push_all(encode(line))
 
+    def offer_rematch(self, room_id: str, invite_code: str) -> None:
+        """Invite this room's players to the next room (`RematchOffer`: the first offer stands):
+        a ``rematch`` message to each seated player's sockets, and the room's id in its summary."""
+        if self.rematch.offer(room_id, invite_code):
+            self.connections.push_seated(self.rematch.message())
+            self._push_state([])
+
     # --- recovery -------------------------------------------------------------------------
 
-    def restore(self, live: LiveMatch) -> None:
-        """Rebuild the match from its log after a restart (no connection is open yet)."""
+    def recover(self, live: LiveMatch) -> None:
+        """Rebuild the match from its log after a restart or a takeover (no connection is open
+        yet), then re-arm the room's moves (so it needs a running loop); a hand the crash left
+        unrecorded is recorded by the first planned job."""
         owners = {seat: player for seat in range(self.record.settings.seats)
                   if (player := self.seating.player_at(seat)) is not None}
         self.connections.remember(self.runner.restore(live, owners))
         self.chat_log.lines.extend(live.chat)
-
-    def resume(self) -> None:
-        """Re-arm the room's moves after :meth:`restore` (needs a running loop); a hand the
-        crash left unrecorded is recorded by the first planned job."""
         st = self.runner.state
         self.window.opened(st)
         self._mark_absent_players()

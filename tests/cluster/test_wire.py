@@ -6,8 +6,8 @@ from __future__ import annotations
 import pydantic
 import pytest
 
-from app.api.commands import AddBots, Caller, Info, Offer
 from app.cluster import wire
+from app.rooms.commands import AddBots, Caller, Info, Offer
 
 CALLER = Caller("p1", "Ann")
 MESSAGES: list[wire.Message] = [

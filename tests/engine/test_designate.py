@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.designate import designations, open_wilds
-from app.engine.errors import IllegalAction
+from app.engine.designate import answer, designations, open_wilds
+from app.engine.errors import IllegalAction, MalformedAction
 from app.engine.games import match_rules
 from app.engine.melds import extend_meld, form_meld
 from app.engine.moves import legal_types
@@ -66,6 +66,20 @@ def test_no_wilds_or_no_fit_offers_nothing():
     rules = kaluki()
     assert designations(["5H", "6H", "7H"], rules) == []
     assert designations(["5H", "9C", "JK"], rules) == []
+
+
+def test_a_query_reads_the_clients_codes_and_the_tables_meld():
+    rules = kaluki()
+    run = form_meld([("5H", None), ("6H", None), ("7H", None)], rules)
+    assert answer(["kc", "kd", "jk"], rules, []) == {
+        "wilds": [2], "options": [["KC", "KD", "JK:KH"], ["KC", "KD", "JK:KS"]], "valid": True}
+    assert answer(["JK"], rules, [run], 0)["options"] == [["JK:4H"], ["JK:8H"]]
+    with pytest.raises(MalformedAction) as bad:
+        answer(["KC", "ZZ"], rules, [run])
+    assert bad.value.code == "bad_card"
+    with pytest.raises(IllegalAction) as missing:
+        answer(["JK"], rules, [run], 1)  # one meld on the table: index 0
+    assert missing.value.code == "no_such_meld"
 
 
 def _entry(code: str) -> tuple[str, str | None]:

@@ -1,20 +1,29 @@
-"""What a caller may do to a room over HTTP: one typed command each (PROTOCOL.md §5).
+"""What may be done to a room: one typed command each (PROTOCOL.md §5), whoever asks.
 
-A command is a plain frozen value, so that it runs where the room lives: here, or at the room's
-owner among several processes, where it travels as it is (`app.api.gateway`). Its ``op`` names
-it on that wire. ``run`` takes the room and the caller and returns the answer's body.
+A command is a plain frozen value that `Room.handle` runs: ``run`` takes the room and the
+caller and returns the answer. A route's commands (`Command`) answer a body or raise the
+refusal; they run where the room lives, here or at the room's owner among several processes,
+where each travels as it is (`app.cluster.wire`), named by its ``op``. A socket's commands
+(`SocketCommand`, parsed from its text by `app.api.messages`) answer the socket's reply, or
+None; they travel between processes as that text, so that a socket's process can send an
+action again to a new owner.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 
 from pydantic import Field
 
 from app.bots.registry import DEFAULT_LEVEL
+from app.engine import designate
 from app.refusals import Code, Refusal
-from app.rooms.room import Room
+
+if TYPE_CHECKING:
+    from .room import Room
+
+Answer = TypeVar("Answer", covariant=True)
 
 
 @dataclass(frozen=True)
@@ -25,9 +34,15 @@ class Caller:
     name: str
 
 
+class RoomCommand(Protocol[Answer]):
+    """What a command is to the room that handles it."""
+
+    async def run(self, room: Room, caller: Caller) -> Answer: ...
+
+
 def room_out(room: Room, player_id: str) -> dict[str, Any]:
     """The room's summary as this player sees it: only members see the invite code."""
-    out = room.summary()
+    out = room.presenter.summary()
     if player_id == room.record.host_id or room.seat_of(player_id) is not None:
         out["invite_code"] = room.record.invite_code
     out["your_seat"] = room.seat_of(player_id)
@@ -57,7 +72,7 @@ class Invite:
     op: Literal["invite"] = "invite"
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
-        return {**room.summary(), "invite_code": room.record.invite_code}
+        return {**room.presenter.summary(), "invite_code": room.record.invite_code}
 
 
 @dataclass(frozen=True)
@@ -112,7 +127,7 @@ class Rematch:
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         _check_admits(room, caller)
-        return {"settings": room.rematch_settings(caller.id), "offered": room.rematch,
+        return {"settings": room.rematch.settings(caller.id), "offered": room.rematch.offered,
                 "chat": room.chat_log.recent()}
 
 
@@ -126,8 +141,62 @@ class Offer:
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         room.seating.check_host(caller.id)
-        return {"offered": room.offer_rematch(self.room, self.invite_code)}
+        room.offer_rematch(self.room, self.invite_code)
+        return {"offered": room.rematch.offered}
 
 
 Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | Rematch | Offer,
                     Field(discriminator="op")]
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player's action: its ``ack`` or ``error``, which a repeated ``client_id`` gets
+    again."""
+
+    client_id: str | int
+    action: Any
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        return await room.act(caller.id, self.client_id, self.action)
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A chat line: no reply, since every connection is sent the line, the sender's too."""
+
+    text: str
+
+    async def run(self, room: Room, caller: Caller) -> None:
+        await room.chat(caller.id, caller.name, self.text)
+
+
+@dataclass(frozen=True)
+class Seed:
+    value: Any  # checked by the room (PROTOCOL.md §7 step 2)
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        return await room.seed(caller.id, self.value)
+
+
+@dataclass(frozen=True)
+class Designations:
+    """Which designations the wilds of ``cards`` may take (docs/server.md), as a new meld or
+    laid off on the table's meld ``meld``; the answer, or the refusal, echoes ``client_id``."""
+
+    client_id: str | int | None
+    cards: list[Any]  # card codes, checked by `designate.answer`
+    meld: int | None
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        st = room.runner.state
+        try:
+            found = designate.answer(self.cards, room.rules.meld, st.melds if st else [],
+                                     self.meld)
+        except Refusal as exc:
+            return exc.reply(self.client_id)
+        return {"type": "designations", "id": self.client_id, "cards": self.cards,
+                "meld": self.meld, **found}
+
+
+SocketCommand = Act | Chat | Seed | Designations
