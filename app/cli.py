@@ -16,12 +16,16 @@ import uvicorn
 if TYPE_CHECKING:
     from app.settings import Settings
 
-# The collector's thresholds while serving: a young collection every 50,000 net allocations
-# instead of 700. A live room keeps each state and its views for seconds; under the default
-# those survive into the old generation within milliseconds, and the full collections they
-# bring on walk every room and socket: a pause that grows with the server and was the
-# open-loop tail (docs/benchmarks.md, issue 19). `bench.baseline` serves with the same.
-GC_THRESHOLDS = (50_000, 20, 10)
+# The collector's thresholds while serving. A live room replaces its state on every action, so
+# at any moment nearly every room's current state (about thirty lists each) is younger than
+# the last collection, and whichever generation is collected walks all of them: with 2,000
+# rooms a young collection every 50,000 net allocations walked ~100,000 live objects (76-150 ms
+# every few seconds), the open-loop tail (docs/benchmarks.md, issue 19). Young collections
+# every 2,000 walk only the states made since the last one (10-13 ms); a middle collection,
+# which walks every room (~300 ms at 2,000 rooms), waits for 1,000 of them (minutes under
+# load). Steady play makes no cyclic garbage (its young collections free nothing), so little
+# waits that long to be freed. `bench.baseline` serves with the same.
+GC_THRESHOLDS = (2_000, 1_000, 10)
 
 
 def _parser() -> argparse.ArgumentParser:
