@@ -3,10 +3,10 @@
 One `LogWriter` per process. An append joins a queue; a commit takes everything queued (at most
 `MAX_BATCH` rows) and inserts it in one transaction, so a busy server pays one round trip and
 one fsync for many actions instead of one per action. On PostgreSQL the writer has a small
-asyncpg pool of its own and a batch is one `executemany` of a fixed statement, which asyncpg
-sends as one pipeline ending in one Sync: one implicit transaction, atomic by itself, with no
-BEGIN or COMMIT round trip and none of SQLAlchemy's checkout, greenlet and bind processing on
-the hot path (a batch with fences is an explicit transaction). SQLite goes through SQLAlchemy
+asyncpg pool of its own and a batch is one fixed statement that inserts the rows of eight
+arrays (`unnest`, one per column): one Bind and Execute however many rows, atomic by itself,
+with no BEGIN or COMMIT round trip and none of SQLAlchemy's checkout, greenlet and bind
+processing on the hot path (a batch with fences is an explicit transaction). SQLite goes through SQLAlchemy
 Core. While commits are in flight new appends queue up for the next one; up to `commits` run
 at once (one on SQLite, whose file has a single writer), so one commit's fsync does not hold up
 every room.
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,10 +52,12 @@ MAX_BATCH = 500  # rows per transaction: bounds a commit's time and its statemen
 _TABLE = MatchAction.metadata.tables[MatchAction.__tablename__]
 _INSERT = insert(_TABLE)
 # PostgreSQL: the driver's own statements, no SQL compiled nor bind value processed per row
-# (`created_at` is the column's default); the action as JSON text, as asyncpg's json codec
-# takes it.
-_PG_INSERT = ("INSERT INTO match_actions (id, match_id, hand_no, seq, seat, action, client_id, "
-              "played_for) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+# (`created_at` is the column's default); the actions as JSON text, cast by the statement.
+_PG_INSERT = (
+    "INSERT INTO match_actions (id, match_id, hand_no, seq, seat, action, client_id, played_for) "
+    "SELECT id, match_id, hand_no, seq, seat, action::json, client_id, played_for FROM unnest("
+    "$1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[]"
+    ") AS row (id, match_id, hand_no, seq, seat, action, client_id, played_for)")
 _PG_FENCES = "SELECT id, fence FROM rooms WHERE id = ANY($1::text[]) FOR SHARE"
 _PG_STORED = "SELECT id FROM match_actions WHERE id = ANY($1::text[])"
 # What says a pooled connection died under a commit (not that PostgreSQL cannot be reached).
@@ -222,12 +223,12 @@ class LogWriter:
 
     async def _store_pg(self, batch: list[_Append], retried: bool) -> None:
         """One batch on one of the writer's own connections. Without fences and not
-        `retried`, one executemany (atomic by itself); otherwise a transaction that first
+        `retried`, one statement (atomic by itself); otherwise a transaction that first
         checks the fences and, after a lost commit, which rows it did store."""
         async with (await self._pg_pool()).acquire() as connection:
             fences = _fences(batch)
             if not fences and not retried:
-                await connection.executemany(_PG_INSERT, _pg_args(p.row for p in batch))
+                await connection.execute(_PG_INSERT, *_pg_columns([p.row for p in batch]))
                 return
             async with connection.transaction():
                 stale: set[str] = set()
@@ -241,7 +242,7 @@ class LogWriter:
                         _PG_STORED, [row["id"] for row in rows])}
                     rows = [row for row in rows if row["id"] not in stored]
                 if rows:
-                    await connection.executemany(_PG_INSERT, _pg_args(rows))
+                    await connection.execute(_PG_INSERT, *_pg_columns(rows))
 
     async def _pg_pool(self) -> asyncpg.Pool:
         """The writer's own connections (as many as its commits), made on first use."""
@@ -249,14 +250,22 @@ class LogWriter:
             async with self._pool_made:
                 if self._pool is None:
                     self._pool = await asyncpg.create_pool(
-                        self._dsn, min_size=0, max_size=self.commits,
+                        self._dsn, min_size=0, max_size=self.commits, reset=_as_it_is,
                         timeout=PG_CONNECT_TIMEOUT_SECONDS)
         return self._pool
 
 
-def _pg_args(rows: Iterable[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["id"], r["match_id"], r["hand_no"], r["seq"], r["seat"],
-             orjson.dumps(r["action"]).decode(), r["client_id"], r["played_for"]) for r in rows]
+async def _as_it_is(_connection: asyncpg.Connection) -> None:
+    """A connection goes back to the writer's pool without asyncpg's reset (a round trip of
+    RESET ALL, UNLISTEN and more per commit): the writer never changes a session's state."""
+
+
+def _pg_columns(rows: Rows) -> tuple[list[Any], ...]:
+    """The batch as the statement's eight arrays, one per column (the action as JSON text)."""
+    return ([r["id"] for r in rows], [r["match_id"] for r in rows],
+            [r["hand_no"] for r in rows], [r["seq"] for r in rows], [r["seat"] for r in rows],
+            [orjson.dumps(r["action"]).decode() for r in rows], [r["client_id"] for r in rows],
+            [r["played_for"] for r in rows])
 
 
 def _fences(batch: list[_Append]) -> dict[str, int]:
