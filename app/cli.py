@@ -137,7 +137,7 @@ def serve(host: str, port: int) -> int:
     import uvicorn
 
     from app.api.messages import MAX_MESSAGE_BYTES
-    from app.api.wsprotocol import LeanWebSocketProtocol
+    from app.api.wsprotocol import LeanWebSocketProtocol, UpgradingHttpProtocol
 
     settings = _settings()
     _upgrade(settings.database_url)
@@ -153,6 +153,7 @@ def serve(host: str, port: int) -> int:
         # No per-message compression: a deflate context costs each socket ~64 KiB at rest.
         ws_per_message_deflate=False,
         ws=LeanWebSocketProtocol,  # uvicorn's own, lighter at rest
+        http=UpgradingHttpProtocol,  # and its HTTP one, which leaves no cycle on an upgrade
         server_header=False)
     _AnnouncingServer(config).run(sockets=[_listen(host, port, settings.socket_send_buffer)])
     return 0

@@ -6,10 +6,10 @@ one fsync for many actions instead of one per action. On PostgreSQL the writer h
 asyncpg pool of its own and a batch is one fixed statement that inserts the rows of eight
 arrays (`unnest`, one per column): one Bind and Execute however many rows, atomic by itself,
 with no BEGIN or COMMIT round trip and none of SQLAlchemy's checkout, greenlet and bind
-processing on the hot path (a batch with fences is an explicit transaction). SQLite goes through SQLAlchemy
-Core. While commits are in flight new appends queue up for the next one; up to `commits` run
-at once (one on SQLite, whose file has a single writer), so one commit's fsync does not hold up
-every room.
+processing on the hot path (a batch with fences is an explicit transaction). SQLite goes
+through SQLAlchemy Core. While commits are in flight new appends queue up for the next one; up
+to `commits` run at once (one on SQLite, whose file has a single writer), so one commit's
+fsync does not hold up every room.
 
 Guarantees:
 - `append` returns only after the transaction holding its row committed: never an
