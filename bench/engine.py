@@ -14,6 +14,7 @@ import time
 
 from app.bots import make_bot
 from app.bots.selfplay import play_match
+from app.engine import memo
 from app.engine.games import GAMES, match_rules
 from bench.solver import solver_figures
 
@@ -51,6 +52,10 @@ def main() -> None:
     s = solver_figures()
     print(f"\nsolver best_arrangement, {s['samples']} random 15-card hands (2 packs + 4 jokers, "
           f"Kaluki melds): p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, max {s['max_ms']} ms")
+    print("\nthe engine's memos after the run (app/engine/memo.py):")
+    for m in memo.stats():
+        print(f"  {m['name']:<36} bound {m['bound']:>6}  size {m['size']:>6}  "
+              f"misses {m['misses']:>8}  clears {m['clears']:>4}")
 
 
 if __name__ == "__main__":

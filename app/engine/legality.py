@@ -5,7 +5,7 @@ the conditions of the handlers in :mod:`.game`, :mod:`.table` and :mod:`.calls` 
 the state as it is. The frequent moves — draws, discards, knocks, melds, lay-offs and Rummy calls
 — are checked directly; the rare ones (declarations, shows, joker exchanges, borrows, and every
 action of Phỏm's and Nowrang's opening turn, which first begins the turn) are still tried on a
-copy. Meld and lay-off validity is remembered per listing (melds are values), in bounded stores.
+copy. Meld and lay-off validity is remembered per listing (melds are values), in the engine's memo.
 
 The property test (tests/engine/test_legality.py) plays seeded hands of all ten games and
 checks that ``refusal`` and ``apply`` agree on every candidate move.
@@ -24,47 +24,39 @@ from .errors import RuleError
 from .game import _HANDLERS, MAX_RESTOCKS, _wrong_phase, allowed_types, close_call_window
 from .game import apply as _apply
 from .melds import Entry, Meld, MeldRules, form_meld
+from .memo import Memo
 from .opening import can_open_with
 from .rules import GameRules
 from .state import Phase, State
 from .table import laid_off
 
-_STORE_LIMIT = 50_000
-_FORMED: dict[object, Meld | Code | None] = {}
-_LAID: dict[object, Meld | Code | None] = {}
+_FORMED: Memo[object, Meld | Code] = Memo("legality: formed melds", 50_000)
+_LAID: Memo[object, Code | None] = Memo("legality: lay-offs", 50_000)
 
 
-def _remembered(store: dict[object, Meld | Code | None], key: object,
-                work: Callable[[], Meld]) -> Meld | Code | None:
-    """``work()``'s result or the code it raises, kept in ``store`` (emptied when full)."""
+def _code_of(work: Callable[..., Meld], *args: object) -> Meld | Code:
+    """``work(*args)``, or the code of the rule it breaks."""
     try:
-        return store[key]
-    except KeyError:
-        pass
-    got: Meld | Code | None
-    try:
-        got = work()
+        return work(*args)
     except RuleError as exc:
-        got = exc.code
-    if len(store) >= _STORE_LIMIT:
-        store.clear()
-    store[key] = got
-    return got
+        return exc.code
 
 
 def formed(entries: tuple[Entry, ...], rules: MeldRules) -> Meld | Code:
     """``form_meld(entries)`` (owner -1), or its error code; remembered."""
-    got = _remembered(_FORMED, (entries, rules), lambda: form_meld(entries, rules))
-    assert got is not None  # noqa: S101 - form_meld returns a meld or raises
-    return got
+    return _FORMED.get((entries, rules), _code_of, form_meld, entries, rules)
+
+
+def _lay_off(meld: Meld, entries: tuple[Entry, ...], rules: GameRules) -> Code | None:
+    got = _code_of(laid_off, meld, list(entries), rules)
+    return got if isinstance(got, Code) else None
 
 
 def lay_off_code(meld: Meld, entries: tuple[Entry, ...], rules: GameRules) -> Code | None:
     """The code ``laid_off(meld, entries)`` raises, or None; remembered (it does not depend on
     the meld's number)."""
-    got = _remembered(_LAID, (meld, entries, rules.meld, rules.game.end_joker_moves),
-                      lambda: laid_off(meld, list(entries), rules))
-    return got if isinstance(got, Code) else None
+    return _LAID.get((meld, entries, rules.meld, rules.game.end_joker_moves),
+                     _lay_off, meld, entries, rules)
 
 
 def trial_code(st: State, seat: int, action: Action) -> Code | None:

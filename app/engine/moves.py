@@ -34,6 +34,7 @@ from .flow import discardable
 from .game import allowed_types
 from .legality import Checker
 from .melds import Entry, Meld, MeldRules, run_values, wild_places
+from .memo import Memo
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
 from .state import Phase, State
@@ -142,17 +143,16 @@ def _fits(card: str, meld: Meld, st: State) -> bool:
         p.is_wild and p.stands_for == card for p in (meld.cards[0], meld.cards[-1]))
 
 
-_ENTRIES: dict[Listed, tuple[Entry, ...]] = {}
+_ENTRIES: Memo[Listed, tuple[Entry, ...]] = Memo("moves: listings as entries", 50_000)
 
 
 def _entries(listed: Listed) -> tuple[Entry, ...]:
-    """A solver listing (``"JK:7H"``) as action entries (remembered; emptied when large)."""
-    got = _ENTRIES.get(listed)
-    if got is None:
-        if len(_ENTRIES) >= 50_000:
-            _ENTRIES.clear()
-        got = _ENTRIES[listed] = tuple(parse_entry(c) for c in listed)
-    return got
+    """A solver listing (``"JK:7H"``) as action entries (remembered)."""
+    return _ENTRIES.get(listed, _parsed, listed)
+
+
+def _parsed(listed: Listed) -> tuple[Entry, ...]:
+    return tuple(parse_entry(c) for c in listed)
 
 
 def _candidates(st: State, seat: int, quick: bool) -> Iterator[Action]:

@@ -24,6 +24,7 @@ from itertools import combinations, product
 
 from .cards import JOKER, RANKS, SUITS, make_code, rank_of, suit_of
 from .melds import AceModel, MeldRules
+from .memo import Memo
 
 Listed = tuple[str, ...]  # a meld as listed in an action, e.g. ("7H", "JK:8H", "9H")
 Whole = tuple[tuple[Listed, ...], str | None]
@@ -368,24 +369,24 @@ class _PackMelds:
     sets: bool
 
 
-_PACK_MELDS: dict[MeldRules, _PackMelds] = {}
+_PACK_MELDS: Memo[MeldRules, _PackMelds] = Memo("solver: one pack's melds", 64)
 
 
 def _pack_melds(rules: MeldRules) -> _PackMelds:
-    got = _PACK_MELDS.get(rules)
-    if got is None:
-        tab = _Table(Counter(r + s for r in RANKS for s in SUITS), 0, rules)
-        bit = {c: i for i, c in enumerate(tab.codes)}
-        by_low = tuple(tuple((sum(1 << bit[c] for _, c in s.naturals), _listing(s, [], rules))
-                             for s in group) for group in tab.shapes)
-        windows = [m for group in by_low for m, listed in group
-                   if len(listed) == 3 and m < 1 << 13]  # the three-card runs of clubs
-        run_live = tuple(_union(w for w in windows if w & p == w) for p in range(1 << 13))
-        got = _PackMelds(bit, tuple(tab.codes), by_low,
-                         tuple(tuple(m for m, _ in group) for group in by_low), run_live,
-                         rules.sets)
-        _PACK_MELDS[rules] = got
-    return got
+    return _PACK_MELDS.get(rules, _made_pack_melds, rules)
+
+
+def _made_pack_melds(rules: MeldRules) -> _PackMelds:
+    tab = _Table(Counter(r + s for r in RANKS for s in SUITS), 0, rules)
+    bit = {c: i for i, c in enumerate(tab.codes)}
+    by_low = tuple(tuple((sum(1 << bit[c] for _, c in s.naturals), _listing(s, [], rules))
+                         for s in group) for group in tab.shapes)
+    windows = [m for group in by_low for m, listed in group
+               if len(listed) == 3 and m < 1 << 13]  # the three-card runs of clubs
+    run_live = tuple(_union(w for w in windows if w & p == w) for p in range(1 << 13))
+    return _PackMelds(bit, tuple(tab.codes), by_low,
+                      tuple(tuple(m for m, _ in group) for group in by_low), run_live,
+                      rules.sets)
 
 
 def _best_natural(cards: Sequence[str], rules: MeldRules,
@@ -464,21 +465,16 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
     return Arrangement(tuple(melds), tuple(c for c in order if c not in used), total)
 
 
-_VALUES: dict[Callable[[str], int], dict[str, int]] = {}
+_VALUES: Memo[Callable[[str], int], dict[str, int]] = Memo("solver: card values", 64)
 
 
 def _values_of(value: Callable[[str], int]) -> dict[str, int]:
     """The card values ``value`` has given so far (a game's values are a pure function of the
-    card; the few value functions in use are kept, the store is emptied if it ever grows)."""
+    card; the few value functions in use are kept)."""
     try:
-        got = _VALUES.get(value)
+        return _VALUES.get(value, dict)
     except TypeError:  # an unhashable value function: nothing is kept
         return {}
-    if got is None:
-        if len(_VALUES) >= 64:
-            _VALUES.clear()
-        got = _VALUES[value] = {}
-    return got
 
 
 def _union(masks: Iterable[int]) -> int:
@@ -659,24 +655,23 @@ def usable_in_meld(card: str, hand: Sequence[str], rules: MeldRules) -> bool:
     return False
 
 
-_CANDIDATES: dict[tuple[tuple[str, ...], MeldRules], tuple[Listed, ...]] = {}
+_CANDIDATES: Memo[tuple[tuple[str, ...], MeldRules], tuple[Listed, ...]] = Memo(
+    "solver: a hand's candidate melds", 20_000)
 
 
 def candidate_melds(cards: list[str], rules: MeldRules) -> list[Listed]:
     """Every set and run (up to 13 cards) that can be formed from ``cards``, naturals only
-    (remembered per hand, in a store emptied when it grows large)."""
-    key = (tuple(sorted(cards)), rules)
-    got = _CANDIDATES.get(key)
-    if got is None:
-        out: list[Listed] = []
-        if rules.sets:
-            out.extend(_sets(cards, rules))
-        if rules.runs:
-            out.extend(_runs(cards, rules))
-        if len(_CANDIDATES) >= 20_000:
-            _CANDIDATES.clear()
-        got = _CANDIDATES[key] = tuple(out)
-    return list(got)
+    (remembered per hand)."""
+    return list(_CANDIDATES.get((tuple(sorted(cards)), rules), _candidates, cards, rules))
+
+
+def _candidates(cards: list[str], rules: MeldRules) -> tuple[Listed, ...]:
+    out: list[Listed] = []
+    if rules.sets:
+        out.extend(_sets(cards, rules))
+    if rules.runs:
+        out.extend(_runs(cards, rules))
+    return tuple(out)
 
 
 def _sets(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
@@ -691,19 +686,20 @@ def _sets(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
             yield from sorted(set(combinations(pool, size)))
 
 
-_RUN_CODES: dict[AceModel, tuple[int, int, dict[str, list[str]]]] = {}
+_RUN_CODES: Memo[AceModel, tuple[int, int, dict[str, list[str]]]] = Memo(
+    "solver: run codes per ace model", 8)
 
 
 def _run_codes(ace: AceModel) -> tuple[int, int, dict[str, list[str]]]:
     """The lowest and highest start of a run, and per suit the code of every value from the
     lowest start up to twelve past the highest (``make_code`` done once)."""
-    got = _RUN_CODES.get(ace)
-    if got is None:
-        lo, hi = {AceModel.LOW: (1, 13), AceModel.HIGH_ONLY: (2, 14),
-                  AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (1, 13)}[ace]
-        got = _RUN_CODES[ace] = (lo, hi, {s: [make_code(v, s) for v in range(lo, hi + 13)]
-                                          for s in SUITS})
-    return got
+    return _RUN_CODES.get(ace, _made_run_codes, ace)
+
+
+def _made_run_codes(ace: AceModel) -> tuple[int, int, dict[str, list[str]]]:
+    lo, hi = {AceModel.LOW: (1, 13), AceModel.HIGH_ONLY: (2, 14),
+              AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (1, 13)}[ace]
+    return lo, hi, {s: [make_code(v, s) for v in range(lo, hi + 13)] for s in SUITS}
 
 
 def _runs(cards: list[str], rules: MeldRules) -> Iterator[Listed]:
