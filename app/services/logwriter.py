@@ -89,7 +89,11 @@ async def check_fence(connection: AsyncConnection, fences: dict[str, int]) -> No
 async def _stale_rooms(connection: AsyncConnection, fences: dict[str, int]) -> set[str]:
     rows = await connection.execute(select(Room.id, Room.fence).where(
         Room.id.in_(list(fences))).with_for_update(read=True))
-    current = {room_id: fence for room_id, fence in rows}
+    return _moved_on(fences, {room_id: fence for room_id, fence in rows})
+
+
+def _moved_on(fences: dict[str, int], current: dict[str, int]) -> set[str]:
+    """The rooms whose token is no longer the one the appends carry."""
     return {room_id for room_id, fence in fences.items() if current.get(room_id) != fence}
 
 
@@ -233,9 +237,8 @@ class LogWriter:
             async with connection.transaction():
                 stale: set[str] = set()
                 if fences:
-                    current = dict(await connection.fetch(_PG_FENCES, list(fences)))
-                    stale = {room for room, fence in fences.items()
-                             if current.get(room) != fence}
+                    stale = _moved_on(fences, dict(await connection.fetch(_PG_FENCES,
+                                                                          list(fences))))
                 rows = _unfenced(batch, fences, stale)
                 if retried and rows:
                     stored = {r["id"] for r in await connection.fetch(
