@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 from ..refusals import Code
 from . import scoring
@@ -28,8 +29,8 @@ def opens_window(st: State, card: str) -> bool:
     return False
 
 
-def call(st: State, seat: int, act: CallRummy, events: Events) -> None:
-    """OPT-CALL-2/3: check a call when it arrives and keep it until the window closes."""
+def verify_call(st: State, seat: int, act: CallRummy) -> None:
+    """OPT-CALL-2/3: a call is checked when it arrives ..."""
     window = st.call
     if window is None or st.phase is not Phase.CALL:
         if not st.rules.options.call_rummy:
@@ -43,7 +44,11 @@ def call(st: State, seat: int, act: CallRummy, events: Events) -> None:
     laid_off(meld_at(st, act.meld), [called_entry(window, act)], st.rules)
     if act.discard not in st.hands[seat]:
         raise IllegalAction(Code.CARD_NOT_IN_HAND, f"{act.discard} is not in your hand")
-    window.calls[seat] = act
+
+
+def do_call(st: State, seat: int, act: CallRummy, events: Events) -> None:
+    """... and kept until the window closes."""
+    cast(CallWindow, st.call).calls[seat] = act  # verified: the window is open
     events.append({"type": "call", "seat": seat})
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from ..refusals import Code, Refusal
+
+T = TypeVar("T")
 
 EXCERPT = 40  # characters of a refused input an error message may quote
 
@@ -19,6 +24,22 @@ class RuleError(Refusal):
     ``fields`` holds the figures a player's message names (the card that does not fit, the
     meld, the points an opening needs): the error reply carries them beside code and message.
     """
+
+
+def outcome(work: Callable[..., T], *args: object) -> T | RuleError:
+    """``work(*args)``, or the refusal it raised: the form a memo keeps a checked answer in."""
+    try:
+        return work(*args)
+    except RuleError as exc:
+        return exc
+
+
+def raised(got: T | RuleError) -> T:
+    """The answer ``outcome`` kept, or a fresh copy of its refusal raised (a kept exception is
+    never raised itself: each raise would lengthen its traceback)."""
+    if isinstance(got, RuleError):
+        raise type(got)(got.code, got.message, dict(got.fields))
+    return got
 
 
 class MalformedAction(RuleError):

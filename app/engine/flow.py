@@ -1,7 +1,7 @@
-"""Primitives shared by the action handlers: hands, turns, going out and the end of a hand.
+"""Primitives shared by the moves: hands, turns, going out and the end of a hand.
 
-Every function here mutates the working copy of a state inside ``apply``; raising leaves the
-caller's state untouched because ``apply`` discards the copy.
+The checks here (``hand_after``, ``check_left``) only read, for the moves' ``verify``; the others
+change the working copy of a state inside ``apply``, after its move was verified.
 """
 
 from __future__ import annotations
@@ -18,39 +18,55 @@ from .state import HandResult, Phase, State
 Events = list[dict[str, Any]]
 
 
+def hand_after(st: State, seat: int, cards: list[str]) -> list[str]:
+    """``seat``'s hand without ``cards``; refused if the hand does not hold them all."""
+    left = list(st.hands[seat])
+    try:
+        for card in cards:
+            left.remove(card)
+    except ValueError:
+        have = Counter(st.hands[seat])
+        short = [c for c, k in Counter(cards).items() if have[c] < k]
+        raise IllegalAction(Code.CARD_NOT_IN_HAND,
+                            f"not in your hand: {' '.join(sorted(short))}") from None
+    return left
+
+
 def remove_from_hand(st: State, seat: int, cards: list[str]) -> None:
+    """Take verified ``cards`` out of the hand; the seat's known cards follow (GEN-14)."""
     hand = st.hands[seat]
-    need = Counter(cards)
-    have = Counter(hand)
-    short = [c for c, k in need.items() if have[c] < k]
-    if short:
-        raise IllegalAction(Code.CARD_NOT_IN_HAND, f"not in your hand: {' '.join(sorted(short))}")
     for card in cards:
         hand.remove(card)
-    left = Counter(hand)
-    st.known[seat] = list((Counter(st.known[seat]) & left).elements())  # GEN-14
+    st.known[seat] = list((Counter(st.known[seat]) & Counter(hand)).elements())
 
 
-def discardable(st: State, seat: int) -> list[str]:
-    """Cards the player may discard now: not taken from the discard this turn (GEN-8) nor
-    locked (PHOM-6)."""
+def discardable(st: State, seat: int, hand: list[str] | None = None) -> list[str]:
+    """Cards of ``hand`` (the seat's own by default) the player may discard now: not taken from
+    the discard this turn (GEN-8) nor locked (PHOM-6)."""
+    hand = st.hands[seat] if hand is None else hand
     blocked = st.taken + st.locked[seat] if st.locked else st.taken
     if not blocked:
-        return sorted(set(st.hands[seat]))
-    hand = Counter(st.hands[seat])
-    hand.subtract(blocked)
-    return sorted(c for c, k in hand.items() if k > 0)
+        return sorted(set(hand))
+    left = Counter(hand)
+    left.subtract(blocked)
+    return sorted(c for c, k in left.items() if k > 0)
+
+
+def check_left(st: State, seat: int, left: list[str]) -> None:
+    """After a table move leaving ``left`` in hand: an empty hand goes out, unless a discard is
+    owed; else the player must still hold a card he may discard."""
+    if not left:
+        if st.rules.mandatory_discard:  # OPT-MANDISC-1, GERMAN-10
+            raise IllegalAction(Code.MUST_KEEP_DISCARD, "you must keep a card to discard")
+    elif not discardable(st, seat, left):  # GEN-8 corollary
+        raise IllegalAction(Code.NO_DISCARDABLE_CARD,
+                            "you would hold only cards you may not discard")
 
 
 def after_table_move(st: State, seat: int, events: Events) -> None:
-    """Go out if the hand is empty; else the player must still hold a card he may discard."""
+    """GEN-11: a table move that empties the hand goes out (``check_left`` allowed it)."""
     if not st.hands[seat]:
-        if st.rules.mandatory_discard:  # OPT-MANDISC-1, GERMAN-10
-            raise IllegalAction(Code.MUST_KEEP_DISCARD, "you must keep a card to discard")
         go_out(st, seat, events)
-    elif not discardable(st, seat):  # GEN-8 corollary
-        raise IllegalAction(Code.NO_DISCARDABLE_CARD,
-                            "you would hold only cards you may not discard")
 
 
 def meld_at(st: State, index: int) -> Meld:

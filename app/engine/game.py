@@ -1,13 +1,17 @@
-"""The one source of legality: ``apply`` / ``check`` per phase (GEN-7) for every game.
+"""The one source of legality (GEN-7): every move is a ``verify`` and a ``do``.
 
-``apply(state, seat, action)`` copies the state, runs the handler for the state's phase and the
-action's type on the copy, and returns the new state with its events; any rule violation raises
-a :class:`RuleError` and the caller's state is unchanged (GEN-7: every action is atomic).
+Each (phase, action type) has one :class:`Move` in ``MOVES``: ``verify`` raises the precise
+:class:`RuleError` and changes nothing; ``do`` changes the working copy of a verified move.
+``apply(state, seat, action)`` is verify then do on a copy (GEN-7: every action is atomic; the
+caller's state never changes); :class:`Judge` and ``check`` are verify alone, which is what the
+room, the views, the move lists and the bots ask; ``offered`` says which types a seat may send
+now (the view's ``legal``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..refusals import Code
@@ -18,7 +22,6 @@ from .errors import IllegalAction, RuleError, excerpt
 from .flow import (
     Events,
     begin_turn,
-    discardable,
     finish,
     go_out,
     next_turn,
@@ -29,10 +32,23 @@ from .opening import can_open_with
 from .rules import GameRules
 from .state import CallWindow, Phase, State
 
-Handler = Callable[[State, int, Any, Events], None]
 # Resolution (not in RULES.md): once the stock has been rebuilt this often in one hand, the next
 # time it runs out the hand ends with no winner, so that no hand can go on for ever.
 MAX_RESTOCKS = 5
+
+
+def _always(st: State, seat: int) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One (phase, action type): its checks, its change, and whether a seat is offered it now
+    (a cheap precondition: where it is False, ``verify`` refuses every action of the type)."""
+
+    verify: Callable[[State, int, Any], None]
+    do: Callable[[State, int, Any, Events], None]
+    offered: Callable[[State, int], bool] = _always
 
 
 def new_match(rules: GameRules) -> State:
@@ -94,26 +110,83 @@ def apply(st: State, seat: int, action: Action | object) -> tuple[State, Events]
     refused, nothing changed and the window is still open.
     """
     act = parse_action(action)
-    if not isinstance(seat, int) or not 0 <= seat < st.players:
-        raise IllegalAction(Code.BAD_SEAT, f"no seat {excerpt(seat)} in a {st.players}-player game")
+    _check_seat(st, seat)
     new = st.copy()
     events: Events = []
-    _dispatch(new, seat, act, events)
+    if new.phase is Phase.CALL and act.type != "call_rummy":
+        _close_window(new, events)
+    verified(new, seat, act).do(new, seat, act, events)
     new.seq += 1
     return new, events
 
 
+def verified(st: State, seat: int, act: Action) -> Move:
+    """The move ``act`` makes, verified on ``st`` (where no Call Rummy window is open, unless
+    ``act`` is a call); raises its refusal."""
+    if st.hand_over:
+        raise IllegalAction(Code.HAND_OVER, "no hand is in progress")
+    if act.type == "call_rummy":
+        move = CALL
+    else:
+        if seat != st.turn:
+            raise IllegalAction(Code.NOT_YOUR_TURN,
+                                f"it is seat {st.turn}'s turn, not seat {seat}'s")
+        if act.type not in st.rules.action_types:
+            raise IllegalAction(Code.NOT_IN_THIS_GAME, f"{act.type} is not allowed in this game")
+        found = MOVES.get((st.phase, act.type))
+        if found is None:
+            raise _wrong_phase(st, act)
+        move = found
+    move.verify(st, seat, act)
+    return move
+
+
+class Judge:
+    """``verify`` for one seat's actions in one state: the closed Call Rummy window, where an
+    action needs it, is worked out once."""
+
+    def __init__(self, st: State, seat: int) -> None:
+        self.st = st
+        self.seat = seat
+        self._closed: State | None = None
+
+    def check(self, act: Action) -> None:
+        """Raise the refusal ``apply`` would raise for ``act``; return if it would accept."""
+        st = self.st
+        if st.phase is Phase.CALL and act.type != "call_rummy":
+            if self._closed is None:
+                self._closed = st.copy()
+                _close_window(self._closed, [])
+            st = self._closed
+        verified(st, self.seat, act)
+
+    def refusal(self, act: Action) -> Code | None:
+        """The code ``apply`` would refuse ``act`` with, or None."""
+        try:
+            self.check(act)
+        except RuleError as exc:
+            return exc.code
+        return None
+
+
 def check(st: State, seat: int, action: Action | object) -> None:
     """Raise the :class:`RuleError` that ``apply`` would raise; return None if legal."""
-    apply(st, seat, action)
+    act = parse_action(action)
+    _check_seat(st, seat)
+    Judge(st, seat).check(act)
+
+
+def refusal(st: State, seat: int, action: Action | object) -> Code | None:
+    """The code ``apply`` would refuse ``action`` with, or None if it would accept."""
+    try:
+        check(st, seat, action)
+    except RuleError as exc:
+        return exc.code
+    return None
 
 
 def is_legal(st: State, seat: int, action: Action | object) -> bool:
-    try:
-        apply(st, seat, action)
-    except RuleError:
-        return False
-    return True
+    return refusal(st, seat, action) is None
 
 
 def close_call_window(st: State) -> tuple[State, Events]:
@@ -126,25 +199,30 @@ def close_call_window(st: State) -> tuple[State, Events]:
     return new, events
 
 
-# --- dispatch -------------------------------------------------------------------------------
+def offered(st: State, seat: int) -> list[str]:
+    """The action types ``seat`` may send now (the view's ``legal``), in the table's order:
+    each type the game allows whose move in this phase is offered to the seat."""
+    types: list[str] = []
+    if st.phase is Phase.CALL and st.call is not None and seat != st.call.discarder:
+        types.append("call_rummy")
+    if st.hand_over or seat != st.turn:
+        return types
+    phase = Phase.DRAW if st.phase is Phase.CALL else st.phase  # what closing the window leaves
+    allowed = st.rules.action_types
+    return types + [kind for (at, kind), move in MOVES.items()
+                    if at is phase and kind in allowed and move.offered(st, seat)]
 
-def _dispatch(st: State, seat: int, act: Action, events: Events) -> None:
-    if st.hand_over:
-        raise IllegalAction(Code.HAND_OVER, "no hand is in progress")
-    if act.type == "call_rummy":
-        calls.call(st, seat, act, events)  # type: ignore[arg-type]
-        return
-    if st.phase is Phase.CALL:  # OPT-CALL-4: the next action closes the window first
-        calls.close_window(st, events)
-        if st.hand_over:  # OPT-CALL-6: the winning call went out
-            raise IllegalAction(Code.HAND_OVER, "the hand ended with a Rummy call")
-    if seat != st.turn:
-        raise IllegalAction(Code.NOT_YOUR_TURN, f"it is seat {st.turn}'s turn, not seat {seat}'s")
-    _check_available(st.rules, act)
-    handler = _HANDLERS.get((st.phase, act.type))
-    if handler is None:
-        raise _wrong_phase(st, act)
-    handler(st, seat, act, events)
+
+def _check_seat(st: State, seat: int) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < st.players:
+        raise IllegalAction(Code.BAD_SEAT, f"no seat {excerpt(seat)} in a {st.players}-player game")
+
+
+def _close_window(st: State, events: Events) -> None:
+    """OPT-CALL-4: the next action closes the window first; refused if a call went out."""
+    calls.close_window(st, events)
+    if st.hand_over:  # OPT-CALL-6: the winning call went out
+        raise IllegalAction(Code.HAND_OVER, "the hand ended with a Rummy call")
 
 
 _PLAY_TYPES = frozenset({"meld", "lay_off", "swap_joker", "borrow", "discard", "knock",
@@ -166,14 +244,40 @@ def allowed_types(rules: GameRules) -> frozenset[str]:
     return rules.action_types
 
 
-def _check_available(rules: GameRules, act: Action) -> None:
-    if act.type not in allowed_types(rules):
-        raise IllegalAction(Code.NOT_IN_THIS_GAME, f"{act.type} is not allowed in this game")
-
-
 # --- drawing --------------------------------------------------------------------------------
 
-def _draw(st: State, seat: int, act: Draw, events: Events) -> None:
+def _verify_draw(st: State, seat: int, act: Draw) -> None:
+    if act.source == "stock":
+        if not st.stock and not st.rules.options.block_rummy and st.restocks < MAX_RESTOCKS \
+                and len(st.discard) <= 1:  # GEN-13, OPT-THROW-4: nothing to turn over
+            raise IllegalAction(Code.STOCK_EMPTY, "the stock is empty; take the discard")
+        return
+    card = _discard_to_take(st, act)
+    if st.rules.game.discard_take_needs_opening_meld and not st.opened[seat] \
+            and not can_open_with(st.hands[seat], card, st.rules):  # KALUKI-6
+        raise IllegalAction(Code.CANNOT_USE_DISCARD,
+                            f"before opening, take {card} only to use it in a 51 opening")
+    if st.rules.game.phom:  # PHOM-5, PHOM-6
+        phom.check_take(st, seat, card)
+
+
+def _discard_to_take(st: State, act: Draw) -> str:
+    """The discard ``act`` takes; refused if it is not there to take."""
+    if not st.discard:
+        raise IllegalAction(Code.DISCARD_EMPTY, "the discard pile is empty")
+    if st.rules.options.throw_down:  # OPT-THROW-2: any card of the discard area
+        if act.card is None:
+            raise IllegalAction(Code.CARD_REQUIRED, "name the card to take from the discard area")
+        if act.card not in st.discard:
+            raise IllegalAction(Code.CARD_NOT_AVAILABLE, f"{act.card} is not in the discard area")
+        return act.card
+    if act.card is not None and act.card != st.discard[-1]:
+        raise IllegalAction(Code.CARD_NOT_AVAILABLE,
+                            f"only the top discard {st.discard[-1]} can be taken")
+    return st.discard[-1]
+
+
+def _do_draw(st: State, seat: int, act: Draw, events: Events) -> None:
     first = st.phase is Phase.DRAW
     if first:
         begin_turn(st, seat)
@@ -196,34 +300,26 @@ def _draw(st: State, seat: int, act: Draw, events: Events) -> None:
 
 
 def _draw_stock(st: State, seat: int, events: Events) -> None:
-    if not st.stock:
-        _restock(st, events)
+    if not st.stock:  # GEN-13, OPT-THROW-4: all but the latest discard, oldest on top
+        st.stock = st.discard[:-1]
+        st.discard = st.discard[-1:]
+        st.restocks += 1
+        events.append({"type": "restock", "stock_count": len(st.stock)})
     card = st.stock.pop(0)
     st.hands[seat].append(card)
     events.append({"type": "draw", "seat": seat, "source": "stock", "card": card,
                    "secret": seat})
 
 
-def _restock(st: State, events: Events) -> None:
-    """GEN-13, OPT-THROW-4: all but the latest discard become the stock, oldest on top."""
-    if len(st.discard) <= 1:
-        raise IllegalAction(Code.STOCK_EMPTY, "the stock is empty; take the discard")
-    st.stock = st.discard[:-1]
-    st.discard = st.discard[-1:]
-    st.restocks += 1
-    events.append({"type": "restock", "stock_count": len(st.stock)})
-
-
 def _draw_discard(st: State, seat: int, act: Draw, events: Events) -> None:
-    card = _take_discard(st, act)
-    game = st.rules.game
-    if game.discard_take_needs_opening_meld and not st.opened[seat]:  # KALUKI-6
-        if not can_open_with(st.hands[seat], card, st.rules):
-            raise IllegalAction(Code.CANNOT_USE_DISCARD,
-                                f"before opening, take {card} only to use it in a 51 opening")
+    card = _discard_to_take(st, act)
+    if st.rules.options.throw_down:  # OPT-THROW-2: the latest copy of the card
+        st.discard.pop(len(st.discard) - 1 - st.discard[::-1].index(card))
+    else:
+        st.discard.pop()
+    if st.rules.game.discard_take_needs_opening_meld and not st.opened[seat]:  # KALUKI-6
         st.must_use = card
-    if game.phom:  # PHOM-5, PHOM-6, PHOM-14
-        phom.check_take(st, seat, card)
+    if st.rules.game.phom:  # PHOM-5, PHOM-6, PHOM-14
         st.locked[seat].append(card)
         if st.rules.options.discard_penalties:
             st.takes[seat] += 1
@@ -235,37 +331,22 @@ def _draw_discard(st: State, seat: int, act: Draw, events: Events) -> None:
     events.append({"type": "draw", "seat": seat, "source": "discard", "card": card})
 
 
-def _take_discard(st: State, act: Draw) -> str:
-    if not st.discard:
-        raise IllegalAction(Code.DISCARD_EMPTY, "the discard pile is empty")
-    if st.rules.options.throw_down:  # OPT-THROW-2: any card of the discard area
-        if act.card is None:
-            raise IllegalAction(Code.CARD_REQUIRED, "name the card to take from the discard area")
-        if act.card not in st.discard:
-            raise IllegalAction(Code.CARD_NOT_AVAILABLE, f"{act.card} is not in the discard area")
-        index = len(st.discard) - 1 - st.discard[::-1].index(act.card)
-        return st.discard.pop(index)
-    if act.card is not None and act.card != st.discard[-1]:
-        raise IllegalAction(Code.CARD_NOT_AVAILABLE,
-                            f"only the top discard {st.discard[-1]} can be taken")
-    return st.discard.pop()
-
-
 # --- discarding -----------------------------------------------------------------------------
 
-def _discard(st: State, seat: int, act: Discard, events: Events) -> None:
-    game = st.rules.game
+def _verify_discard(st: State, seat: int, act: Discard) -> None:
     if st.must_use is not None:  # KALUKI-6
         raise IllegalAction(Code.MUST_USE_TAKEN_CARD,
                             f"open with the {st.must_use} you took before discarding",
                             {"card": st.must_use})
     if st.jokers_to_play:  # GERMAN-8
         raise IllegalAction(Code.JOKER_MUST_BE_PLAYED, "play the exchanged joker before discarding")
-    if game.phom:
+    if st.rules.game.phom:
         phom.check_discard(st, seat, act.card)
-    if act.card in st.hands[seat] and act.card not in discardable(st, seat):
-        raise IllegalAction(Code.CANNOT_DISCARD_TAKEN_CARD,
-                            f"{act.card} was taken from the discard pile this turn")  # GEN-8
+    table.verify_give_up(st, seat, act.card)
+
+
+def _do_discard(st: State, seat: int, act: Discard, events: Events) -> None:
+    game = st.rules.game
     remove_from_hand(st, seat, [act.card])
     st.discard.append(act.card)
     events.append({"type": "discard", "seat": seat, "card": act.card})
@@ -282,33 +363,61 @@ def _discard(st: State, seat: int, act: Discard, events: Events) -> None:
         st.phase = Phase.CALL
 
 
-def _opening_discard(st: State, seat: int, act: Discard, events: Events) -> None:
-    """PHOM-3, NOWRANG-4: the first player's first turn is a discard without a draw."""
+def _do_opening_discard(st: State, seat: int, act: Discard, events: Events) -> None:
+    """PHOM-3, NOWRANG-4: the first player's first turn is a discard without a draw (its
+    verify is the discard's: beginning the first turn changes nothing a discard's checks read,
+    as a first turn is never PHOM-9's fourth)."""
     begin_turn(st, seat)
-    _discard(st, seat, act, events)
+    _do_discard(st, seat, act, events)
 
 
-def _declare_without_draw(st: State, seat: int, act: Declare, events: Events) -> None:
+def _verify_early_declare(st: State, seat: int, act: Declare) -> None:
     """CONT-6 (own first turn), PHOM-8 and NOWRANG-4 (the opening): declare before drawing."""
-    game = st.rules.game
-    if st.phase is Phase.DRAW and not (game.declare_before_draw and st.turns[seat] == 0):
+    if st.phase is Phase.DRAW and not _may_declare_before_drawing(st, seat):
         raise IllegalAction(Code.MUST_DRAW_FIRST, "draw a card first")
+    table.verify_declare(st, seat, act)
+
+
+def _may_declare_before_drawing(st: State, seat: int) -> bool:
+    return st.rules.game.declare_before_draw and st.turns[seat] == 0  # CONT-6
+
+
+def _do_early_declare(st: State, seat: int, act: Declare, events: Events) -> None:
     begin_turn(st, seat)
-    table.declare(st, seat, act, events)
+    table.do_declare(st, seat, act, events)
 
 
-_HANDLERS: dict[tuple[Phase, str], Handler] = {
-    (Phase.DRAW, "draw"): _draw,
-    (Phase.DRAW, "declare"): _declare_without_draw,
-    (Phase.DRAW_SECOND, "draw"): _draw,
-    (Phase.OPENING, "discard"): _opening_discard,
-    (Phase.OPENING, "declare"): _declare_without_draw,
-    (Phase.PLAY, "meld"): table.meld,
-    (Phase.PLAY, "lay_off"): table.lay_off,
-    (Phase.PLAY, "borrow"): table.borrow,
-    (Phase.PLAY, "swap_joker"): table.swap_joker,
-    (Phase.PLAY, "declare"): table.declare,
-    (Phase.PLAY, "knock"): table.knock,
-    (Phase.PLAY, "show"): phom.show,
-    (Phase.PLAY, "discard"): _discard,
+def _phom_show_offered(st: State, seat: int) -> bool:
+    """PHOM-9: the show only on the fourth turn, before it is made."""
+    return not st.rules.game.phom or (st.turns[seat] == phom.LAST_TURN and not st.shown[seat])
+
+
+def _phom_lay_off_offered(st: State, seat: int) -> bool:
+    """PHOM-9: lay-offs only after the fourth turn's show."""
+    return not st.rules.game.phom or (st.turns[seat] == phom.LAST_TURN and st.shown[seat])
+
+
+def _phom_discard_offered(st: State, seat: int) -> bool:
+    """PHOM-9: no discard on the fourth turn before the show."""
+    return not st.rules.game.phom or st.turns[seat] != phom.LAST_TURN or st.shown[seat]
+
+
+CALL = Move(calls.verify_call, calls.do_call)
+
+# In the order the view lists a phase's types (``offered``).
+MOVES: dict[tuple[Phase, str], Move] = {
+    (Phase.DRAW, "draw"): Move(_verify_draw, _do_draw),
+    (Phase.DRAW, "declare"): Move(_verify_early_declare, _do_early_declare,
+                                  _may_declare_before_drawing),
+    (Phase.DRAW_SECOND, "draw"): Move(_verify_draw, _do_draw),
+    (Phase.OPENING, "discard"): Move(_verify_discard, _do_opening_discard),
+    (Phase.OPENING, "declare"): Move(_verify_early_declare, _do_early_declare),
+    (Phase.PLAY, "meld"): Move(table.verify_meld, table.do_meld),
+    (Phase.PLAY, "lay_off"): Move(table.verify_lay_off, table.do_lay_off, _phom_lay_off_offered),
+    (Phase.PLAY, "borrow"): Move(table.verify_borrow, table.do_borrow),
+    (Phase.PLAY, "swap_joker"): Move(table.verify_swap_joker, table.do_swap_joker),
+    (Phase.PLAY, "show"): Move(phom.verify_show, phom.do_show, _phom_show_offered),
+    (Phase.PLAY, "declare"): Move(table.verify_declare, table.do_declare),
+    (Phase.PLAY, "knock"): Move(table.verify_knock, table.do_knock),
+    (Phase.PLAY, "discard"): Move(_verify_discard, _do_discard, _phom_discard_offered),
 }

@@ -3,11 +3,11 @@
 ``legal_actions`` proposes candidates — every draw, discard and knock; each meld the hand holds
 (and the best arrangement's melds together, for initial-meld minimums); every lay-off of one
 card, wilds designated at each open place; joker exchanges; borrows; whole-hand declarations
-and Phom shows from the solver; every call — and keeps those that
-:func:`app.engine.legality.refusal` accepts without applying them (its property test holds it
-to ``apply``). Lay-offs and calls of a natural card are proposed only where the card could
-extend the meld (its rank for a set, the next card at either end of a run, or the card an end
-joker stands for under DOUBLE-6); :func:`candidates` is the whole unfiltered list.
+and Phom shows from the solver; every call — and keeps those the moves' own ``verify`` accepts
+(:class:`app.engine.game.Judge`), without applying them. Lay-offs and calls of a natural card
+are proposed only where the card could extend the meld (its rank for a set, the next card at
+either end of a run, or the card an end joker stands for under DOUBLE-6); :func:`candidates` is
+the whole unfiltered list.
 """
 
 from __future__ import annotations
@@ -31,34 +31,17 @@ from .actions import (
 )
 from .cards import JOKER, make_code, parse_entry
 from .flow import discardable
-from .game import allowed_types
-from .legality import Checker
+from .game import Judge, offered
 from .melds import Entry, Meld, MeldRules, run_values, wild_places
 from .memo import Memo
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
 from .state import Phase, State
 
-_PLAY_ORDER = ("meld", "lay_off", "borrow", "swap_joker", "show", "declare", "knock", "discard")
-
 
 def legal_types(st: State, seat: int) -> list[str]:
-    """The action types ``seat`` may send now (the view's ``legal``), without enumerating."""
-    types: list[str] = []
-    if st.phase is Phase.CALL and st.call is not None and seat != st.call.discarder:
-        types.append("call_rummy")
-    if st.hand_over or seat != st.turn:
-        return types
-    allowed = allowed_types(st.rules)
-    if st.phase in (Phase.DRAW, Phase.CALL, Phase.DRAW_SECOND):
-        types.append("draw")
-        if st.rules.game.declare_before_draw and st.turns[seat] == 0:
-            types.append("declare")  # CONT-6
-    elif st.phase is Phase.OPENING:
-        types += ["discard"] + (["declare"] if "declare" in allowed else [])
-    elif st.phase is Phase.PLAY:
-        types += [t for t in _PLAY_ORDER if t in allowed and _phom_allows(st, seat, t)]
-    return types
+    """The action types ``seat`` may send now (the view's ``legal``), from the move table."""
+    return offered(st, seat)
 
 
 def legal_draws(st: State, seat: int, types: list[str]) -> dict[str, Any]:
@@ -68,7 +51,7 @@ def legal_draws(st: State, seat: int, types: list[str]) -> dict[str, Any]:
     offers only what is accepted. (No key is named ``stock``: views never carry one.)"""
     if "draw" not in types:
         return {"from_stock": False, "takes": []}
-    refusal = Checker(st, seat).refusal
+    refusal = Judge(st, seat).refusal
     if st.rules.options.throw_down:
         takes = [c for c in dict.fromkeys(st.discard) if refusal(Draw("discard", c)) is None]
     else:
@@ -84,7 +67,7 @@ def legal_throws(st: State, seat: int, types: list[str]) -> dict[str, list[str]]
     if "discard" not in types and "knock" not in types:  # another seat's turn, say
         return {"discard": [], "knock": []}
     hand = list(dict.fromkeys(st.hands[seat])) if st.hands else []
-    refusal = Checker(st, seat).refusal
+    refusal = Judge(st, seat).refusal
 
     def accepted(kind: str, make: type[Discard] | type[Knock]) -> list[str]:
         return [c for c in hand if refusal(make(c)) is None] if kind in types else []
@@ -92,31 +75,15 @@ def legal_throws(st: State, seat: int, types: list[str]) -> dict[str, list[str]]
     return {"discard": accepted("discard", Discard), "knock": accepted("knock", Knock)}
 
 
-def _phom_allows(st: State, seat: int, kind: str) -> bool:
-    """PHOM-9: the show only on the fourth turn, before it no discard on that turn, and
-    lay-offs only after it; other games are not restricted here."""
-    if not st.rules.game.phom:
-        return True
-    last = st.turns[seat] == phom.LAST_TURN
-    shown = st.shown[seat]
-    if kind == "show":
-        return last and not shown
-    if kind == "lay_off":
-        return last and shown
-    if kind == "discard":
-        return not last or shown
-    return True
-
-
 def legal_actions(st: State, seat: int) -> list[Action]:
     """Concrete legal actions for ``seat`` (a representative set of table moves)."""
-    checker = Checker(st, seat)
+    refusal = Judge(st, seat).refusal
     seen: set[Action] = set()
     out: list[Action] = []
     for action in _candidates(st, seat, quick=True):
         if action not in seen:
             seen.add(action)
-            if checker.refusal(action) is None:
+            if refusal(action) is None:
                 out.append(action)
     return out
 

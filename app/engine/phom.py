@@ -7,7 +7,7 @@ from collections import Counter
 from ..refusals import Code
 from .actions import Show
 from .errors import IllegalAction
-from .flow import Events, place_meld, remove_from_hand
+from .flow import Events, hand_after, place_meld, remove_from_hand
 from .melds import Meld, MeldRules, form_meld
 from .solver import candidate_melds
 from .state import State
@@ -94,21 +94,24 @@ def _check_locks_in(locked: list[str], melds: list[Meld]) -> None:
                             f"taken cards must be in your melds: {' '.join(missing)}")
 
 
-def show(st: State, seat: int, act: Show, events: Events) -> None:
+def verify_show(st: State, seat: int, act: Show) -> None:
     """PHOM-9: on the fourth turn, after drawing, show every meld; no meld may stay in hand."""
     if st.turns[seat] != LAST_TURN:
         raise IllegalAction(Code.NOT_LAST_TURN, "melds are shown on your fourth turn")
     if st.shown[seat]:
         raise IllegalAction(Code.ALREADY_SHOWN, "you have already shown")
     melds = [form_meld(m, st.rules.meld, owner=seat) for m in act.melds]
-    cards = [c for m in act.melds for c, _ in m]
-    remove_from_hand(st, seat, cards)
+    left = hand_after(st, seat, [c for m in act.melds for c, _ in m])
     _check_locks_in(st.locked[seat], melds)
-    if not st.hands[seat]:
+    if not left:
         raise IllegalAction(Code.MUST_KEEP_DISCARD, "keep a card to discard (or declare Ù)")
-    if candidate_melds(st.hands[seat], st.rules.meld):
+    if candidate_melds(left, st.rules.meld):
         raise IllegalAction(Code.MELD_LEFT_IN_HAND, "show every meld you hold")
-    placed = [place_meld(st, m) for m in melds]
+
+
+def do_show(st: State, seat: int, act: Show, events: Events) -> None:
+    remove_from_hand(st, seat, [c for m in act.melds for c, _ in m])
+    placed = [place_meld(st, form_meld(m, st.rules.meld, owner=seat)) for m in act.melds]
     st.locked[seat] = []
     st.shown[seat] = True
     st.opened[seat] = bool(placed)

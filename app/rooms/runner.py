@@ -1,6 +1,6 @@
 """The match runner: the engine state of a room's match, its durable log, and its replies.
 
-Every change goes the same way: the engine judges the action on a copy of the state (a rejected
+Every change goes the same way: the engine verifies the action and makes it on a copy (a rejected
 action changes nothing), the store appends it to the match log and returns only once it is
 durable, and only then does the runner take the new state and answer ``ack``. The runner never
 waits for a socket and never schedules anything: the room does that with what it returns.

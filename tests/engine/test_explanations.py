@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from app.engine.actions import parse_action
 from app.engine.designate import could_meld
+from app.engine.game import refusal
 from app.engine.games import match_rules
-from app.engine.legality import refusal
 from app.engine.state import State
 from tests.engine.helpers import (
     DRAW_DISCARD,
@@ -35,7 +35,7 @@ def took_kd() -> State:
 
 
 def agrees(st: State, seat: int, action: dict[str, object], code: str) -> dict[str, object]:
-    """``apply`` refuses with ``code``, ``legality.refusal`` names the same, and the error's
+    """``apply`` refuses with ``code``, ``game.refusal`` (verify alone) names it, and the error's
     fields (returned) travel in the room's error reply beside its four fixed fields."""
     error = rejected(st, seat, action, code)
     assert refusal(st, seat, parse_action(action)) == code

@@ -1,13 +1,14 @@
-"""``legal_actions`` and ``apply`` agree, in seeded playouts of every one of the ten games.
+"""``legal_actions`` is exactly the set of candidates ``verify`` accepts, in seeded playouts of
+every one of the ten games, and ``verify`` changes nothing.
 
-``legal_actions`` no longer applies its candidates to a copy of the state: ``legality.refusal``
-checks the handlers' conditions in place, and lay-offs and calls are proposed only where the card
-could fit. At every decision of bot-vs-bot matches (the seat to act, and in an open Call Rummy
-window every seat that may call) this test checks that every generated move applies
-(``legality.trial_code`` applies it to a copy), that a seeded sample of the other candidates (the
-unfiltered list of ``moves.candidates``) is refused by ``apply`` with exactly the code
-``refusal`` names, and, on every fifth decision, that the legal moves are exactly the candidates
-``apply`` accepts. It also checks that ``State.copy`` copies every field.
+Legality is written once (app/engine/game.py): every move is a ``verify`` and a ``do``, ``apply``
+is the one then the other on a copy, and ``legal_actions`` keeps the candidates ``verify``
+accepts. At every decision of bot-vs-bot matches (the seat to act, and in an open Call Rummy
+window every seat that may call) this test checks that every generated move applies, that a
+seeded sample of the other candidates (the unfiltered list of ``moves.candidates``) is refused by
+``apply`` with the code ``refusal`` (verify alone) names and leaves the state as it was, and, on
+every fifth decision, that the legal moves are exactly the candidates ``verify`` accepts. It also
+checks that ``State.copy`` copies every field.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import pytest
 
 from app.bots import make_bot
 from app.bots.selfplay import play_match
+from app.engine.errors import RuleError
+from app.engine.game import apply, refusal
 from app.engine.games import match_rules
-from app.engine.legality import refusal, trial_code
 from app.engine.moves import candidates, legal_actions
 from app.engine.state import Phase, State
 
@@ -72,22 +74,34 @@ class Agreement:
         context = f"{self.context} phase={st.phase.value} seat={seat} seq={st.seq}"
         legal = legal_actions(st, seat)
         for action in legal:
-            assert trial_code(st, seat, action) is None, f"{action} generated, refused: {context}"
+            assert applied_code(st, seat, action) is None, f"{action} generated, refused: {context}"
         full = candidates(st, seat)
         rejected = [a for a in full if a not in set(legal)]
+        before = st.copy()
         for action in self.rng.sample(rejected, min(REJECTED_SAMPLE, len(rejected))):
-            code = trial_code(st, seat, action)
+            code = refusal(st, seat, action)
             assert code is not None, f"{action} accepted but not generated: {context}"
-            assert refusal(st, seat, action) == code, f"{action}: {context}"
+            assert applied_code(st, seat, action) == code, f"{action}: {context}"
+            assert st == before, f"verifying {action} changed the state: {context}"
             self.checked += 1
         if self.decisions % FULL_EVERY == 0:
-            accepted = [a for a in full if trial_code(st, seat, a) is None]
-            assert legal == accepted, f"legal moves differ from apply's: {context}"
+            accepted = [a for a in full if refusal(st, seat, a) is None]
+            assert legal == accepted, f"legal moves differ from verify's: {context}"
+            assert st == before, f"verifying changed the state: {context}"
+
+
+def applied_code(st: State, seat: int, action: Any) -> str | None:
+    """The code ``apply`` refuses ``action`` with, or None if it applies."""
+    try:
+        apply(st, seat, action)
+    except RuleError as exc:
+        return exc.code
+    return None
 
 
 @pytest.mark.parametrize(("game", "options", "players", "hands"), CASES,
                          ids=[f"{g}-{i}" for i, (g, *_) in enumerate(CASES)])
-def test_legal_actions_agree_with_apply(game: str, options: dict[str, Any], players: int,
+def test_legal_actions_are_what_verify_accepts(game: str, options: dict[str, Any], players: int,
                                         hands: int) -> None:
     rules = match_rules(game, options, players)
     played = decisions = checked = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from app.engine import legality, moves, solver  # noqa: F401 - their memos register on import
+from app.engine import moves, solver, table  # noqa: F401 - their memos register on import
 from app.engine.memo import Memo, stats
 
 ENGINE = Path(__file__).resolve().parents[2] / "app" / "engine"
@@ -27,9 +27,9 @@ def test_an_answer_is_worked_out_once_and_the_store_stays_within_its_bound() -> 
     assert mine["size"] <= 3 and mine["clears"] >= 2 and mine["misses"] == 8
 
 
-def test_the_solver_moves_and_legality_remember_through_it() -> None:
+def test_the_solver_moves_and_table_moves_remember_through_it() -> None:
     names = {m["name"] for m in stats()}
-    assert {"legality: formed melds", "legality: lay-offs", "moves: listings as entries",
+    assert {"table: listings as melds", "table: lay-offs", "moves: listings as entries",
             "solver: one pack's melds", "solver: card values",
             "solver: a hand's candidate melds", "solver: run codes per ace model"} <= names
 
