@@ -220,6 +220,9 @@ async def _play_draw_and_discard(client: WsClient) -> dict[str, Any]:
         # The state the draw made, looked for after this turn's start (not among older ones).
         after = await client.wait_for(lambda m, s=reply["seq"]: m["type"] == "state"
                                       and m["seq"] == s, start=index)
+        if after["view"]["hand_over"]:  # the stock ran out once too often (MAX_RESTOCKS)
+            assert after["view"]["results"][-1]["reason"] == "exhausted", after["view"]
+            continue
         drawn = list(after["view"]["hand"])
         for card in view["hand"]:
             drawn.remove(card)
