@@ -4,7 +4,5 @@ from .base import Bot, NoLegalAction
 from .random_player import RandomBot
 from .registry import BOT_KINDS, make_bot
 from .sensible import SensibleBot
-from .view_state import state_from_view
 
-__all__ = ["BOT_KINDS", "Bot", "NoLegalAction", "RandomBot", "SensibleBot", "make_bot",
-           "state_from_view"]
+__all__ = ["BOT_KINDS", "Bot", "NoLegalAction", "RandomBot", "SensibleBot", "make_bot"]

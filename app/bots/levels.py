@@ -30,14 +30,14 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
 
-from app.engine.actions import Action, Discard, Knock
+from app.engine.actions import Action, CallRummy, Declare, Discard, Knock
 from app.engine.cards import JOKER, make_code, rank_of
 from app.engine.deal import pack_for
 from app.engine.games import Scoring
 from app.engine.rules import GameRules
 from app.engine.state import State
+from app.engine.views import SeatView
 
 from .sensible import KNOCK_ANYWAY, SensibleBot, _minus, _Turn
 
@@ -85,18 +85,19 @@ class HardBot(SensibleBot):
 
     # --- memory --------------------------------------------------------------------------
 
-    def _observe(self, view: dict[str, Any]) -> None:
+    def _observe(self, view: SeatView) -> None:
         """Read what changed since the last view: new discards are opponents' (this seat's own
         are recorded when it makes them), and cards taken by opponents are what they collect."""
-        self._seat = view["seat"]
-        key = (view["hand_no"], len(view["results"]))
-        turns = sum(view["turns"])  # grows through a hand; smaller: a new match's hand
+        table = view.table
+        self._seat = seat = view.seat
+        key = (table["hand_no"], len(view.results))
+        turns = sum(table["turns"])  # grows through a hand; smaller: a new match's hand
         if key != self._hand_key or turns < self._turns:
             self._hand_key = key
             self._mine, self._thrown, self._picked = Counter(), Counter(), set()
             self._last_pile = []
         self._turns = turns
-        pile = view["discard"]
+        pile = table["discard"]
         common = 0
         while common < min(len(pile), len(self._last_pile)) and pile[common] == self._last_pile[
                 common]:
@@ -106,25 +107,24 @@ class HardBot(SensibleBot):
                 self._mine[card] -= 1
             else:
                 self._thrown[card] += 1
-        seat = view["seat"]
-        for s, cards in enumerate(view["known"]):
+        for s, cards in enumerate(table["known"]):
             if s != seat:
                 self._picked.update(cards)
         self._last_pile = list(pile)
 
-    def choose(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any]:
+    def choose(self, view: SeatView, rules: GameRules) -> Action:
         self._observe(view)
         action = super().choose(view, rules)
-        gone = action.get("card") if action["type"] == "discard" else action.get("discard")
-        if action["type"] in ("discard", "knock", "declare") and gone:
+        gone = _discarded(action)
+        if gone is not None:
             self._mine[gone] += 1
         return action
 
-    def maybe_call(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any] | None:
+    def maybe_call(self, view: SeatView, rules: GameRules) -> CallRummy | None:
         self._observe(view)
         call = super().maybe_call(view, rules)
         if call is not None:
-            self._mine[call["discard"]] += 1
+            self._mine[call.discard] += 1
         return call
 
     def _unseen(self, st: State, seat: int) -> Counter[str]:
@@ -229,6 +229,15 @@ class HardBot(SensibleBot):
         if any(_near(card, c) or c == card for c in self._thrown):
             risk -= SAFE
         return risk
+
+
+def _discarded(action: Action) -> str | None:
+    """The card ``action`` puts on the discard pile, if any."""
+    if isinstance(action, Discard):
+        return action.card
+    if isinstance(action, Knock | Declare):
+        return action.discard
+    return None
 
 
 def _plain(st: State) -> bool:

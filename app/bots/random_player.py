@@ -3,30 +3,30 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from app.engine.actions import Action, CallRummy
 from app.engine.rules import GameRules
+from app.engine.views import SeatView
 
 from .base import Bot, NoLegalAction, own_legal
 
 
 class RandomBot(Bot):
-    """Picks uniformly among ``legal_actions`` of the state rebuilt from its view."""
+    """Picks uniformly among ``legal_actions`` of the state built from its view."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any]:
+    def choose(self, view: SeatView, rules: GameRules) -> Action:
         _, seat, legal = own_legal(view, rules)
         moves = [a for a in legal if a.type != "call_rummy"] or legal
         if not moves:
-            raise NoLegalAction(f"seat {seat} has no legal action in phase {view['phase']}")
-        return self.rng.choice(moves).to_json()
+            raise NoLegalAction(f"seat {seat} has no legal action in phase {view.table['phase']}")
+        return self.rng.choice(moves)
 
-    def maybe_call(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any] | None:
-        if "call_rummy" not in view["legal"]:
+    def maybe_call(self, view: SeatView, rules: GameRules) -> CallRummy | None:
+        if "call_rummy" not in view.part["legal"]:
             return None
         _, _, legal = own_legal(view, rules)
-        calls: list[Any] = [a for a in legal if a.type == "call_rummy"]
-        pick = self.rng.choice([*calls, None])
-        return None if pick is None else pick.to_json()
+        calls: list[CallRummy | None] = [a for a in legal if isinstance(a, CallRummy)]
+        return self.rng.choice([*calls, None])

@@ -1,8 +1,8 @@
 """Bots playing a match against each other through the engine, recorded as a match log.
 
-Every action goes through ``bot.choose(player_view(state, seat), rules)`` (and, in an open Call
-Rummy window, ``bot.maybe_call`` for every seat but the discarder, clockwise from the
-discarder's left), is parsed once and applied; each hand is dealt by ``deal_hand`` from the
+Every action is ``bot.choose(seat_view_of(state, seat), rules)`` (and, in an open Call Rummy
+window, ``bot.maybe_call`` for every seat but the discarder, clockwise from the discarder's
+left), applied as the bot returned it; each hand is dealt by ``deal_hand`` from the
 :class:`~app.engine.matchlog.HandLog` it is logged as, so the :class:`MatchLog` returned folds
 (``app.engine.matchlog.fold``) to the state the bots reached. Pure: deals come from
 ``random.Random(seed * 1000 + hand)``.
@@ -12,23 +12,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from app.engine.actions import parse_action
+from app.engine.actions import Action
 from app.engine.deal import shuffled_deal
 from app.engine.errors import RuleError
 from app.engine.game import apply, can_start_hand, new_match, next_dealer
 from app.engine.matchlog import HandLog, LoggedAction, MatchLog, deal_hand, settle_calls
 from app.engine.rules import GameRules
 from app.engine.state import Phase, State
-from app.engine.views import player_view
+from app.engine.views import seat_view_of
 
 from .base import Bot
 
 MAX_ACTIONS_PER_HAND = 2500  # > six passes through a two-pack stock (MAX_RESTOCKS)
 
-# observe(before, seat, action JSON or None for a closed call window, after)
-Observer = Callable[[State, int | None, dict[str, Any] | None, State], None]
+# observe(before, seat, action or None for a closed call window, after)
+Observer = Callable[[State, int | None, Action | None, State], None]
 
 
 class BotRejected(AssertionError):
@@ -49,15 +48,15 @@ class _Match:
         self.st = new_match(rules)
         self.actions: list[LoggedAction] = []
 
-    def act(self, seat: int, action: dict[str, Any], context: str) -> None:
+    def act(self, seat: int, action: Action, context: str) -> None:
         before = self.st
         try:
-            parsed = parse_action(action)
-            self.st, _ = apply(before, seat, parsed)
+            self.st, _ = apply(before, seat, action)
         except RuleError as exc:
-            raise BotRejected(f"{type(self.bots[seat]).__name__} at seat {seat}: {action} "
-                              f"rejected ({exc.code}: {exc.message}); {context}") from exc
-        self.actions.append(LoggedAction(seat, parsed))
+            raise BotRejected(f"{type(self.bots[seat]).__name__} at seat {seat}: "
+                              f"{action.to_json()} rejected ({exc.code}: {exc.message}); "
+                              f"{context}") from exc
+        self.actions.append(LoggedAction(seat, action))
         if self.observe is not None:
             self.observe(before, seat, action, self.st)
 
@@ -70,7 +69,7 @@ class _Match:
         n = self.rules.players
         for k in range(1, n):
             seat = (window.discarder + k) % n
-            call = self.bots[seat].maybe_call(player_view(self.st, seat), self.rules)
+            call = self.bots[seat].maybe_call(seat_view_of(self.st, seat), self.rules)
             if call is not None:
                 self.act(seat, call, context)
         before = self.st
@@ -89,7 +88,7 @@ class _Match:
             seat = self.st.turn
             if seat is None:
                 raise HandDidNotEnd(f"nobody to act in phase {self.st.phase.value}; {context}")
-            action = self.bots[seat].choose(player_view(self.st, seat), self.rules)
+            action = self.bots[seat].choose(seat_view_of(self.st, seat), self.rules)
             self.act(seat, action, context)
 
 

@@ -1,6 +1,6 @@
 """A sensible computer player for every game: keep melds, take useful discards, go out early.
 
-:class:`SensibleBot` rebuilds a state from its view (:mod:`.view_state`), asks the engine for its
+:class:`SensibleBot` builds a state from its view (:mod:`.determinize`), asks the engine for its
 legal actions and picks one by a few plain rules, judged with the solver's best arrangement
 (GEN-12) of the cards it would hold:
 
@@ -17,7 +17,7 @@ legal actions and picks one by a few plain rules, judged with the solver's best 
 - otherwise discard the card whose loss leaves the least deadwood (the highest-value deadwood
   card; never a wild card while a natural will do).
 
-Whatever it picks is one of ``legal_actions`` of the rebuilt state, so it is never rejected.
+Whatever it picks is one of ``legal_actions`` of that state, so it is never rejected.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from app.engine.actions import (
     Action,
@@ -49,9 +49,10 @@ from app.engine.moves import legal_actions
 from app.engine.rules import GameRules
 from app.engine.solver import Arrangement, best_arrangement
 from app.engine.state import Phase, State
+from app.engine.views import SeatView
 
 from .base import Bot, NoLegalAction, own_legal
-from .view_state import state_from_view
+from .determinize import state_for
 
 KNOCK_AT = 5          # KNOCK-4: always knock with this much deadwood or less
 KNOCK_STOCK_SHARE = 5  # ... or with up to one point per this many stock cards
@@ -63,7 +64,7 @@ A = TypeVar("A")
 
 @dataclass
 class _Turn:
-    """One decision: the rebuilt state, the seat and its legal actions."""
+    """One decision: the view's state, the seat and its legal actions."""
 
     st: State
     seat: int
@@ -86,42 +87,38 @@ class SensibleBot(Bot):
 
     # --- the interface -------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any]:
-        if "knock" in view["legal"]:
-            quick = self._knock_turn(view, rules)
+    def choose(self, view: SeatView, rules: GameRules) -> Action:
+        st, seat = state_for(view, rules), view.seat
+        if set(view.part["legal"]) == {"knock", "discard"}:
+            quick = self._knock_turn(st, seat)
             if quick is not None:
                 return quick
-        st, seat, legal = own_legal(view, rules)
-        moves = [a for a in legal if a.type != "call_rummy"]
+        moves = [a for a in legal_actions(st, seat) if a.type != "call_rummy"]
         if not moves:
-            raise NoLegalAction(f"seat {seat} has no legal action in phase {view['phase']}")
-        return self._pick(_Turn(st, seat, moves)).to_json()
+            raise NoLegalAction(f"seat {seat} has no legal action in phase {st.phase.value}")
+        return self._pick(_Turn(st, seat, moves))
 
-    def _knock_turn(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any] | None:
+    def _knock_turn(self, st: State, seat: int) -> Action | None:
         """KNOCK-4's play phase holds only discards and knocks, one of each per card the seat
         may discard: list them from ``discardable`` instead of scoring every knock through
         ``legal_actions``; the pick is still checked (``is_legal``), else None."""
-        st = state_from_view(view, rules)
-        seat = view["seat"]
-        if set(view["legal"]) != {"knock", "discard"}:
-            return None
         cards = discardable(st, seat)
         moves: list[Action] = [*(Knock(c) for c in cards), *(Discard(c) for c in cards)]
         if not moves:
             return None
         action = self._pick(_Turn(st, seat, moves))
-        return action.to_json() if is_legal(st, seat, action) else None
+        return action if is_legal(st, seat, action) else None
 
-    def maybe_call(self, view: dict[str, Any], rules: GameRules) -> dict[str, Any] | None:
+    def maybe_call(self, view: SeatView, rules: GameRules) -> CallRummy | None:
         """OPT-CALL: call whenever possible, discarding what leaves the least deadwood."""
-        if "call_rummy" not in view["legal"]:
+        if "call_rummy" not in view.part["legal"]:
             return None
         st, seat, legal = own_legal(view, rules)
         calls = [a for a in legal if isinstance(a, CallRummy)]
         if not calls:
             return None
         card, _ = self._shed(st, st.hands[seat], [a.discard for a in calls])
-        return next(a for a in calls if a.discard == card).to_json()
+        return next(a for a in calls if a.discard == card)
 
     # --- the decision --------------------------------------------------------------------
 

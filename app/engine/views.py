@@ -1,16 +1,18 @@
 """What each seat may see (GEN-14, STYLE habit 7): the only way state leaves the engine live.
 
 A seat's view is two typed parts: the `TableView` every seat and spectator shares (built once
-per change) and the seat's own `SeatPart`; no key is in both, so the view is their union.
+per change) and the seat's own `SeatPart`; no key is in both, so the view is their union. The
+wire gets their union as one dict (`player_view`); computer players get them as a `SeatView`.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from .aids import seat_aids
+from .melds import Meld
 from .moves import legal_draws, legal_throws, legal_types
-from .state import Phase, State
+from .state import HandResult, Phase, State
 
 
 class TurnState(TypedDict):
@@ -69,6 +71,30 @@ class SeatPart(TypedDict):
     draws: dict[str, Any] | None
     throws: dict[str, list[str]] | None
     aids: dict[str, Any]
+
+
+class SeatView(NamedTuple):
+    """One seat's view as a computer player reads it: the two typed parts of its `player_view`,
+    and the table's melds and finished hands as the engine's own values (the same public facts
+    as ``table["melds"]`` and ``table["results"]``), so that a bot need not parse them back."""
+
+    table: TableView
+    part: SeatPart
+    melds: tuple[Meld, ...]
+    results: tuple[HandResult, ...]
+
+    @property
+    def seat(self) -> int:
+        """The seat whose view this is (`seat_view_of` makes none for a spectator)."""
+        seat = self.part["seat"]
+        if seat is None:
+            raise ValueError("a spectator's view has no seat to play")
+        return seat
+
+
+def seat_view_of(st: State, seat: int) -> SeatView:
+    """The view of ``seat`` for its computer player: what `player_view` holds, typed."""
+    return SeatView(table_view(st), seat_part(st, seat), tuple(st.melds), tuple(st.results))
 
 
 def player_view(st: State, seat: int | None) -> dict[str, Any]:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
 
-from app.bots import make_bot
-from app.engine.actions import Action, parse_action
+from app.bots import Bot, make_bot
+from app.engine.actions import Action, CallRummy
 from app.engine.rules import GameRules
 from app.engine.state import State
-from app.engine.views import player_view
+from app.engine.views import seat_view_of
 
 from .seating import STAND_IN, Seating
 
@@ -27,17 +26,16 @@ class StandIns:
         self.room_id = room_id
         self.seating = seating
         self.rules = rules
-        self._bots: dict[int, Any] = {}
+        self._bots: dict[int, Bot] = {}
 
-    def call(self, st: State, seat: int) -> Action | None:
+    def call(self, st: State, seat: int) -> CallRummy | None:
         """The seat's Call Rummy, if its computer player makes one."""
-        call = self._bot(seat).maybe_call(player_view(st, seat), self.rules)
-        return None if call is None else parse_action(call)
+        return self._bot(seat).maybe_call(seat_view_of(st, seat), self.rules)
 
     def choose(self, st: State, seat: int, fallback: Action) -> Action:
         """The seat's computer move; ``fallback`` (the timeout move) if the player fails."""
         try:
-            return parse_action(self._bot(seat).choose(player_view(st, seat), self.rules))
+            return self._bot(seat).choose(seat_view_of(st, seat), self.rules)
         except Exception:
             log.exception("room %s: computer player failed; playing the timeout move",
                           self.room_id)
@@ -54,7 +52,7 @@ class StandIns:
         """The seat changed hands (its player left): its next move makes a new player."""
         self._bots.pop(seat, None)
 
-    def _bot(self, seat: int) -> Any:
+    def _bot(self, seat: int) -> Bot:
         if seat not in self._bots:
             record = self.seating.seats[seat]
             kind = record.bot if record is not None and record.bot else STAND_IN

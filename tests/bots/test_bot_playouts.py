@@ -1,6 +1,6 @@
 """Bot-vs-bot playouts of all ten games: at least 500 complete hands per game.
 
-Every action is chosen by a bot from ``player_view(state, seat)`` alone (``choose``, and
+Every action is chosen by a bot from ``seat_view_of(state, seat)`` alone (``choose``, and
 ``maybe_call`` for every seat but the discarder in a Call Rummy window) and applied by the
 engine. Checked: no bot action is ever rejected, the cards are conserved after every action,
 every hand ends within ``MAX_ACTIONS_PER_HAND`` actions, and every recorded match log replays

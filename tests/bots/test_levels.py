@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from app.bots import make_bot
 from app.bots.levels import HardBot
 from app.bots.selfplay import play_match
+from app.engine.actions import Action, Discard, Draw
 from app.engine.games import GAMES, match_rules
 from app.engine.state import State
 
@@ -33,12 +32,12 @@ def test_hard_remembers_what_the_opponent_threw_and_took() -> None:
     thrown: list[str] = []
     taken: set[str] = set()
 
-    def observe(before: State, seat: int | None, action: Any, after: State) -> None:
+    def observe(before: State, seat: int | None, action: Action | None, after: State) -> None:
         if before.hand_no != after.hand_no or seat != 1 or after.hand_over:
             return
-        if action["type"] == "discard":
-            thrown.append(action["card"])
-        elif action["type"] == "draw" and action["source"] == "discard":
+        if isinstance(action, Discard):
+            thrown.append(action.card)
+        elif isinstance(action, Draw) and action.source == "discard":
             taken.add(before.discard[-1])
 
     checked = 0

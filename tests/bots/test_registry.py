@@ -1,5 +1,5 @@
-"""``make_bot`` by name, and the interface: ``choose`` answers with action JSON; same seed, same
-play."""
+"""``make_bot`` by name, and the interface: ``choose`` answers a typed view with an action that
+prints as its JSON and parses back; same seed, same play."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from app.bots import Bot, RandomBot, SensibleBot, make_bot
 from app.bots.levels import EasyBot, HardBot
 from app.bots.registry import LEVELS, level_of
 from app.bots.selfplay import play_match
-from app.engine.actions import parse_action
+from app.engine.actions import ACTION_TYPES, parse_action
 from app.engine.deal import shuffled_deal
 from app.engine.game import new_match, start_hand
 from app.engine.games import match_rules
-from app.engine.views import player_view
+from app.engine.views import seat_view_of
 
 
 def test_kinds() -> None:
@@ -27,15 +27,16 @@ def test_kinds() -> None:
 
 
 @pytest.mark.parametrize("kind", ["sensible", "random", "easy", "hard"])
-def test_choose_returns_action_json(kind: str) -> None:
+def test_choose_returns_an_action(kind: str) -> None:
     import random
 
     rules = match_rules("standard", {}, 2)
     st = start_hand(new_match(rules), shuffled_deal(rules, 0, random.Random(3)), 0)
+    assert st.turn is not None
     bot: Bot = make_bot(kind, 5)
-    action = bot.choose(player_view(st, st.turn), rules)
-    assert parse_action(action).to_json() == action
-    assert bot.maybe_call(player_view(st, 0), rules) is None
+    action = bot.choose(seat_view_of(st, st.turn), rules)
+    assert action.type in ACTION_TYPES and parse_action(action.to_json()) == action
+    assert bot.maybe_call(seat_view_of(st, 0), rules) is None
 
 
 def test_same_seed_same_match() -> None:

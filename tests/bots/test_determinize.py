@@ -1,9 +1,9 @@
-"""``state_from_view`` rebuilds, from one seat's view alone, a state in which that seat has exactly
+"""``state_for`` builds, from one seat's typed view alone, a state in which that seat has exactly
 the legal actions it has in the true state — across all ten games and many playout states.
 
-It never needs anything outside the view: the view goes through JSON first, and permuting the
-cards the seat cannot see (other hands' unknown cards and the stock) changes neither the view
-nor the rebuilt state.
+It never needs anything outside the view: the typed view holds what the wire view holds (whose
+leaks tests/engine/test_views.py checks), and permuting the cards the seat cannot see (other
+hands' unknown cards and the stock) changes neither the view nor the state built from it.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from app.bots import make_bot, state_from_view
+from app.bots import make_bot
+from app.bots.determinize import state_for
 from app.bots.selfplay import play_match
 from app.engine.deal import pack_for
 from app.engine.games import GAMES, match_rules
 from app.engine.moves import legal_actions
 from app.engine.state import Phase, State
-from app.engine.views import player_view
+from app.engine.views import SeatView, player_view, seat_view_of
 
 from .playouts import conserved
 
@@ -56,16 +57,26 @@ def _others_called(st: State, seat: int) -> bool:
         s != seat for s in st.call.calls)
 
 
+def _same_as_wire(view: SeatView, st: State, seat: int) -> bool:
+    """The typed view holds the wire view's facts and no more: its parts are ``player_view``
+    and its melds and results are the table's."""
+    wire = json.loads(json.dumps(player_view(st, seat)))
+    return (json.loads(json.dumps({**view.table, **view.part})) == wire
+            and [m.to_json() for m in view.melds] == wire["melds"]
+            and json.loads(json.dumps([r.to_json() for r in view.results])) == wire["results"])
+
+
 def _check_seat(st: State, seat: int, context: str) -> None:
-    view = json.loads(json.dumps(player_view(st, seat)))
-    rebuilt = state_from_view(view, st.rules)
+    view = seat_view_of(st, seat)
+    assert _same_as_wire(view, st, seat), context
+    rebuilt = state_for(view, st.rules)
     assert conserved(rebuilt, Counter(pack_for(st.rules))), context
     assert rebuilt.hands[seat] == st.hands[seat], context
     assert [len(h) for h in rebuilt.hands] == [len(h) for h in st.hands], context
     assert len(rebuilt.stock) == len(st.stock), context
     assert rebuilt.discard == st.discard, context
     assert [m.to_json() for m in rebuilt.melds] == [m.to_json() for m in st.melds], context
-    assert player_view(rebuilt, seat) == view, f"the rebuilt state looks different: {context}"
+    assert seat_view_of(rebuilt, seat) == view, f"the rebuilt state looks different: {context}"
     if not _others_called(st, seat):
         assert _legal(rebuilt, seat) == _legal(st, seat), f"seat {seat}: {context}"
 
@@ -110,9 +121,9 @@ def test_the_view_is_all_it_needs() -> None:
         if after.hand_over or after.seq % 5:
             return
         other = _shuffle_hidden(after, 0, random.Random(after.seq))
-        assert player_view(other, 0) == player_view(after, 0)
-        a = state_from_view(player_view(after, 0), rules)
-        b = state_from_view(player_view(other, 0), rules)
+        assert seat_view_of(other, 0) == seat_view_of(after, 0)
+        a = state_for(seat_view_of(after, 0), rules)
+        b = state_for(seat_view_of(other, 0), rules)
         assert a.to_json() == b.to_json()
         seen += 1
 
@@ -150,5 +161,24 @@ def test_no_hand_dealt_yet() -> None:
 
     rules = match_rules("standard", {}, 2)
     st = new_match(rules)
-    rebuilt = state_from_view(player_view(st, 0), rules)
+    rebuilt = state_for(seat_view_of(st, 0), rules)
     assert rebuilt.phase is Phase.DEAL and rebuilt.hands == []
+
+
+def test_a_view_that_does_not_fit_the_rules_is_refused() -> None:
+    """A card the pack does not hold (or one copy too many), or counts that do not add up."""
+    from app.engine.deal import shuffled_deal
+    from app.engine.game import new_match, start_hand
+
+    rules = match_rules("standard", {}, 2)
+    st = start_hand(new_match(rules), shuffled_deal(rules, 0, random.Random(4)), 0)
+    view = seat_view_of(st, 0)
+    state_for(view, rules)
+    twice = view._replace(part={**view.part, "hand": [*view.part["hand"], view.part["hand"][0]]})
+    with pytest.raises(ValueError, match="not in the pack"):
+        state_for(twice, rules)
+    with pytest.raises(ValueError, match="stock"):
+        state_for(view._replace(table={**view.table, "stock_count": len(st.stock) + 1}), rules)
+    with pytest.raises(ValueError, match="cannot fill"):
+        counts = [len(st.stock) + 20 if s else len(h) for s, h in enumerate(st.hands)]
+        state_for(view._replace(table={**view.table, "hand_counts": counts}), rules)
