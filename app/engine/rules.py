@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..refusals import Code
 from .cards import JOKER, rank_of
@@ -18,18 +18,8 @@ from .errors import InvalidOptions, excerpt
 from .melds import AceModel, Meld, MeldRules
 from .options import Options, parse_options
 
-
-class Scoring(StrEnum):
-    """How a finished hand is scored; one value per distinct scoring rule."""
-
-    WINNER_TAKES_HANDS = "winner_takes_hands"  # STD-13, KALUKI-8, DOUBLE-7
-    WINNER_TAKES_DEADWOOD = "winner_takes_deadwood"  # BOAT-6
-    KNOCK = "knock"  # KNOCK-5..7
-    CONTINENTAL = "continental"  # CONT-7, CONT-10..12
-    QUEEN_CITY = "queen_city"  # QUEEN-3
-    PHOM = "phom"  # PHOM-8, PHOM-11, PHOM-14
-    PENALTY = "penalty"  # GERMAN-11
-    TALLY = "tally"  # NOWRANG-7
+if TYPE_CHECKING:
+    from .scoring import WinnerTakesHands
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +59,7 @@ class GameDef:
     deal_size: Callable[[int], int]
     meld: MeldRules
     values: CardValues
+    scoring: WinnerTakesHands  # a part of scoring.py's ``Scoring``
     decks: Callable[[int], int] = lambda players: 1
     jokers: Callable[[int], int] = lambda players: 0
     upcard: bool = True
@@ -88,7 +79,6 @@ class GameDef:
     end_joker_moves: bool = False  # DOUBLE-6
     knock: bool = False  # KNOCK-4
     phom: bool = False  # PHOM-3..14: four rounds, locked cards, show
-    scoring: Scoring = Scoring.WINNER_TAKES_HANDS
     default_target: int | None = 100
     fixed_hands: bool = False
     each_hand_a_game: bool = False  # NOWRANG-7
