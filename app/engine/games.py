@@ -8,6 +8,7 @@ from ..refusals import Code
 from .errors import InvalidOptions, excerpt
 from .melds import AceModel, MeldRules
 from .options import option_defaults, options_schema
+from .phom import ROUNDS
 from .rules import CardValues, GameDef, GameRules
 from .scoring import Scoring
 
@@ -132,7 +133,7 @@ PHOM = GameDef(
     allowed_options=frozenset({"hands", "no_layoff_on_others", "discard_penalties"}),
     deal_size=lambda players: 9, first_player_extra=1, upcard=False,
     meld=MeldRules(ace=AceModel.LOW), values=CardValues(ace=1, jack=11, queen=12, king=13),
-    table_melds=False, declare=True, phom=True, scoring=Scoring.PHOM, fixed_hands=True,
+    table_melds=False, declare=True, rounds=ROUNDS, scoring=Scoring.PHOM, fixed_hands=True,
 )
 
 GERMAN = GameDef(

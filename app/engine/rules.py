@@ -19,6 +19,7 @@ from .melds import AceModel, Meld, MeldRules
 from .options import Options, parse_options
 
 if TYPE_CHECKING:
+    from .phom import Rounds
     from .scoring import WinnerTakesHands
 
 
@@ -78,12 +79,18 @@ class GameDef:
     discard_take_needs_opening_meld: bool = False  # KALUKI-6
     end_joker_moves: bool = False  # DOUBLE-6
     knock: bool = False  # KNOCK-4
-    phom: bool = False  # PHOM-3..14: four rounds, locked cards, show
+    rounds: Rounds | None = None  # PHOM-3..14: four rounds, locked cards, show
     default_target: int | None = 100
     fixed_hands: bool = False
     each_hand_a_game: bool = False  # NOWRANG-7
     lowest_wins: bool = False  # GERMAN-12: penalty points
     winner_deals: bool = False  # CONT-2
+
+    @property
+    def phom(self) -> bool:
+        """Whether the game is played in Phỏm's rounds (read by the bots; the engine asks
+        ``rounds``)."""
+        return self.rounds is not None
 
     def meld_points(self, meld: Meld) -> int:
         """A meld's worth for the initial-meld minimum (KALUKI-5, GERMAN-9)."""
@@ -140,8 +147,8 @@ class GameRules:
             types.add("declare")
         if game.knock:
             types.add("knock")
-        if game.phom:
-            types |= {"show"} | (set() if options.no_layoff_on_others else {"lay_off"})
+        if game.rounds is not None:
+            types |= game.rounds.action_types(options)
         return frozenset(types)
 
 
