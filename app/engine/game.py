@@ -73,8 +73,7 @@ def can_start_hand(st: State) -> bool:
     if st.phase in (Phase.DEAL, Phase.HAND_OVER):
         return True
     # OPT-WIN-2, NOWRANG-7: after each game the room's next hand starts a new game.
-    return st.phase is Phase.GAME_OVER and (
-        st.rules.options.each_hand_own_game or st.rules.game.each_hand_a_game)
+    return st.phase is Phase.GAME_OVER and st.rules.each_hand_a_game
 
 
 def start_hand(st: State, deal: Deal, dealer: int) -> State:

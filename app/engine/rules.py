@@ -126,6 +126,7 @@ class GameRules:
     mandatory_discard: bool
     target: int | None
     hands: int | None
+    each_hand_a_game: bool  # OPT-WIN-2, NOWRANG-7: a hand won is the game won
 
     @property
     def key(self) -> str:
@@ -164,9 +165,10 @@ def _resolve(game: GameDef, options: Options, players: int) -> GameRules:
         meld = replace(meld, wilds=meld.wilds | {"2C", "2D", "2H", "2S"})
     target: int | None = None
     hands: int | None = None
+    each_hand_a_game = options.each_hand_own_game or game.each_hand_a_game
     if game.fixed_hands:
         hands = options.hands or players
-    elif not (options.each_hand_own_game or game.each_hand_a_game):
+    elif not each_hand_a_game:
         target = options.target_score or _default_target(game, options)
     complete = options.complete_rummy
     return GameRules(
@@ -174,7 +176,7 @@ def _resolve(game: GameDef, options: Options, players: int) -> GameRules:
         table_melds=game.table_melds and not complete,
         declare=game.declare or complete,
         mandatory_discard=game.mandatory_discard or options.mandatory_discard,
-        target=target, hands=hands)
+        target=target, hands=hands, each_hand_a_game=each_hand_a_game)
 
 
 def _default_target(game: GameDef, options: Options) -> int | None:

@@ -56,7 +56,7 @@ class WinnerTakesHands:
         detail: dict[str, Any] = {}
         owed = self.owed(st, winner, doubled, detail)
         detail["owed"] = [owed.get(s) for s in range(st.players)]  # the result explains itself
-        settler = Scoring.TALLY if st.rules.options.each_hand_own_game else self  # OPT-WIN-2
+        settler = Scoring.TALLY if st.rules.each_hand_a_game else self  # OPT-WIN-2, NOWRANG-7
         owed, scores = settler.settle(owed, winner, st.players)
         payments = tuple((s, winner, p) for s, p in owed.items() if p > 0)
         return HandResult(winner, "went_out", tuple(scores), _revealed(st), detail, payments)
@@ -127,7 +127,7 @@ class PhomScoring(WinnerTakesHands):
     the trash (:func:`phom_result`). With OPT-WIN-2 Ù counts the hands and is tallied."""
 
     def went_out(self, st: State, winner: int, doubled: bool) -> HandResult:
-        if st.rules.options.each_hand_own_game:
+        if st.rules.each_hand_a_game:
             return super().went_out(st, winner, doubled)
         return _phom_u(st, winner)
 
@@ -274,7 +274,7 @@ def knock_result(st: State, knocker: int) -> HandResult:
     owed = {s: counts[s] - low + (25 if low == 0 else 0) for s in range(n) if s not in winners}
     if counts[knocker] > low:
         owed[knocker] += 10
-    if rules.options.each_hand_own_game:
+    if rules.each_hand_a_game:
         scores = _tally(st, winner)
         owed = {s: 1 for s in range(n) if s != winner} if winner is not None else {}
     return HandResult(winner, "knock", tuple(scores), _revealed(st),
@@ -302,7 +302,7 @@ def block_result(st: State, ender: int) -> HandResult:
     single = winners[0] if len(winners) == 1 else None
     scores = [0] * st.players
     owed = {s: c - low for s, c in enumerate(counts) if s not in winners}
-    if st.rules.options.each_hand_own_game:
+    if st.rules.each_hand_a_game:
         scores = _tally(st, single)
         owed = {s: 1 for s in range(st.players) if s != single} if single is not None else {}
     else:
@@ -315,7 +315,7 @@ def block_result(st: State, ender: int) -> HandResult:
 def game_result(st: State, result: HandResult) -> tuple[bool, int | None]:
     """Whether the game is over after ``result`` has been added to the totals, and who won."""
     rules = st.rules
-    if rules.options.each_hand_own_game or rules.game.each_hand_a_game:  # OPT-WIN-2, NOWRANG-7
+    if rules.each_hand_a_game:  # OPT-WIN-2, NOWRANG-7
         return True, result.winner
     totals = st.totals
     if rules.hands is not None:  # a fixed number of hands (CONT-8, PHOM-12, GERMAN-12)
