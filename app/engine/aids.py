@@ -12,7 +12,6 @@ from typing import Any
 
 from .cards import parse_entry
 from .melds import form_meld
-from .phom import LAST_TURN
 from .solver import best_arrangement
 from .state import Phase, State
 
@@ -33,7 +32,6 @@ def seat_aids(st: State, seat: int) -> dict[str, Any]:
         out["opening"] = {"points": points, "need": game.initial_meld}
     if game.declare_sizes:
         out["contract"] = [list(sizes) for sizes in game.declare_sizes]
-    if game.phom:  # a turn counts from its draw (or opening discard): the one about to begin
-        begun = st.turns[seat] + (st.turn == seat and st.phase in _BEFORE_TURN)
-        out["round"] = {"n": min(max(begun, 1), LAST_TURN), "of": LAST_TURN}
+    if game.rounds is not None:
+        out["round"] = game.rounds.aid(st, seat, st.phase in _BEFORE_TURN)
     return out

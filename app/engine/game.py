@@ -29,6 +29,7 @@ from .flow import (
     reset_turn,
 )
 from .opening import can_open_with
+from .phom import Rounds
 from .rules import GameRules
 from .state import CallWindow, Phase, State
 
@@ -72,8 +73,7 @@ def can_start_hand(st: State) -> bool:
     if st.phase in (Phase.DEAL, Phase.HAND_OVER):
         return True
     # OPT-WIN-2, NOWRANG-7: after each game the room's next hand starts a new game.
-    return st.phase is Phase.GAME_OVER and (
-        st.rules.options.each_hand_own_game or st.rules.game.each_hand_a_game)
+    return st.phase is Phase.GAME_OVER and st.rules.each_hand_a_game
 
 
 def start_hand(st: State, deal: Deal, dealer: int) -> State:
@@ -257,8 +257,8 @@ def _verify_draw(st: State, seat: int, act: Draw) -> None:
             and not can_open_with(st.hands[seat], card, st.rules):  # KALUKI-6
         raise IllegalAction(Code.CANNOT_USE_DISCARD,
                             f"before opening, take {card} only to use it in a 51 opening")
-    if st.rules.game.phom:  # PHOM-5, PHOM-6
-        phom.check_take(st, seat, card)
+    if st.rules.game.rounds is not None:  # PHOM-5, PHOM-6
+        st.rules.game.rounds.check_take(st, seat, card)
 
 
 def _discard_to_take(st: State, act: Draw) -> str:
@@ -319,12 +319,8 @@ def _draw_discard(st: State, seat: int, act: Draw, events: Events) -> None:
         st.discard.pop()
     if st.rules.game.discard_take_needs_opening_meld and not st.opened[seat]:  # KALUKI-6
         st.must_use = card
-    if st.rules.game.phom:  # PHOM-5, PHOM-6, PHOM-14
-        st.locked[seat].append(card)
-        if st.rules.options.discard_penalties:
-            st.takes[seat] += 1
-            st.hand_scores[(seat - 1) % st.players] -= 1
-            st.hand_scores[seat] += 1
+    if st.rules.game.rounds is not None:  # PHOM-5, PHOM-6, PHOM-14
+        st.rules.game.rounds.took(st, seat, card)
     st.hands[seat].append(card)
     st.taken.append(card)
     st.known[seat].append(card)
@@ -340,22 +336,25 @@ def _verify_discard(st: State, seat: int, act: Discard) -> None:
                             {"card": st.must_use})
     if st.jokers_to_play:  # GERMAN-8
         raise IllegalAction(Code.JOKER_MUST_BE_PLAYED, "play the exchanged joker before discarding")
-    if st.rules.game.phom:
-        phom.check_discard(st, seat, act.card)
+    if st.rules.game.rounds is not None:
+        st.rules.game.rounds.check_discard(st, seat, act.card)
     table.verify_give_up(st, seat, act.card)
 
 
 def _do_discard(st: State, seat: int, act: Discard, events: Events) -> None:
-    game = st.rules.game
+    rounds = st.rules.game.rounds
     remove_from_hand(st, seat, [act.card])
     st.discard.append(act.card)
     events.append({"type": "discard", "seat": seat, "card": act.card})
-    if not st.hands[seat] and not game.phom:  # PHOM-8: Phom is won at once only by declaring
-        go_out(st, seat, events)
-        return
-    if game.phom and phom.hand_complete(st):  # PHOM-7, PHOM-11
-        finish(st, scoring.phom_result(st), events)
-        return
+    if rounds is None:
+        if not st.hands[seat]:
+            go_out(st, seat, events)
+            return
+    else:  # PHOM-8: Phom is won at once only by declaring; PHOM-7: four rounds end the hand
+        ended = rounds.ended(st)
+        if ended is not None:
+            finish(st, ended, events)
+            return
     window = st.rules.options.call_rummy and calls.opens_window(st, act.card)
     next_turn(st, seat)
     if window:  # OPT-CALL-1
@@ -387,19 +386,12 @@ def _do_early_declare(st: State, seat: int, act: Declare, events: Events) -> Non
     table.do_declare(st, seat, act, events)
 
 
-def _phom_show_offered(st: State, seat: int) -> bool:
-    """PHOM-9: the show only on the fourth turn, before it is made."""
-    return not st.rules.game.phom or (st.turns[seat] == phom.LAST_TURN and not st.shown[seat])
-
-
-def _phom_lay_off_offered(st: State, seat: int) -> bool:
-    """PHOM-9: lay-offs only after the fourth turn's show."""
-    return not st.rules.game.phom or (st.turns[seat] == phom.LAST_TURN and st.shown[seat])
-
-
-def _phom_discard_offered(st: State, seat: int) -> bool:
-    """PHOM-9: no discard on the fourth turn before the show."""
-    return not st.rules.game.phom or st.turns[seat] != phom.LAST_TURN or st.shown[seat]
+def _by_rounds(offered: Callable[[Rounds, State, int], bool]) -> Callable[[State, int], bool]:
+    """A move always offered, or in a game played in rounds (PHOM-9) when its rounds offer it."""
+    def by_rounds(st: State, seat: int) -> bool:
+        rounds = st.rules.game.rounds
+        return rounds is None or offered(rounds, st, seat)
+    return by_rounds
 
 
 CALL = Move(calls.verify_call, calls.do_call)
@@ -413,11 +405,13 @@ MOVES: dict[tuple[Phase, str], Move] = {
     (Phase.OPENING, "discard"): Move(_verify_discard, _do_opening_discard),
     (Phase.OPENING, "declare"): Move(_verify_early_declare, _do_early_declare),
     (Phase.PLAY, "meld"): Move(table.verify_meld, table.do_meld),
-    (Phase.PLAY, "lay_off"): Move(table.verify_lay_off, table.do_lay_off, _phom_lay_off_offered),
+    (Phase.PLAY, "lay_off"): Move(table.verify_lay_off, table.do_lay_off,
+                                  _by_rounds(Rounds.lay_off_offered)),
     (Phase.PLAY, "borrow"): Move(table.verify_borrow, table.do_borrow),
     (Phase.PLAY, "swap_joker"): Move(table.verify_swap_joker, table.do_swap_joker),
-    (Phase.PLAY, "show"): Move(phom.verify_show, phom.do_show, _phom_show_offered),
+    (Phase.PLAY, "show"): Move(phom.verify_show, phom.do_show, _by_rounds(Rounds.show_offered)),
     (Phase.PLAY, "declare"): Move(table.verify_declare, table.do_declare),
     (Phase.PLAY, "knock"): Move(table.verify_knock, table.do_knock),
-    (Phase.PLAY, "discard"): Move(_verify_discard, _do_discard, _phom_discard_offered),
+    (Phase.PLAY, "discard"): Move(_verify_discard, _do_discard,
+                                  _by_rounds(Rounds.discard_offered)),
 }

@@ -8,7 +8,9 @@ from ..refusals import Code
 from .errors import InvalidOptions, excerpt
 from .melds import AceModel, MeldRules
 from .options import option_defaults, options_schema
-from .rules import CardValues, GameDef, GameRules, Scoring
+from .phom import ROUNDS
+from .rules import CardValues, GameDef, GameRules
+from .scoring import Scoring
 
 JOKERS = frozenset({"JK"})
 _WIN = frozenset({"target_score", "each_hand_own_game"})
@@ -36,6 +38,7 @@ STANDARD = GameDef(
         "one_meld_per_turn", "layoff_requires_meld", "going_rummy", "mandatory_discard",
         "complete_rummy", "card_count_scoring", "block_rummy", "throw_down"}) | _WIN,
     deal_size=_deal_10_7_6, meld=MeldRules(ace=AceModel.LOW), values=CardValues(ace=1),
+    scoring=Scoring.WINNER_TAKES_HANDS,
 )
 
 BOAT_HOUSE = GameDef(
@@ -63,6 +66,7 @@ KALUKI = GameDef(
     meld=MeldRules(ace=AceModel.HIGH_OR_LOW, wilds=JOKERS, designate_set_wilds=True),
     values=CardValues(ace=15, joker=25),
     initial_meld=51, joker_exchange=True, discard_take_needs_opening_meld=True,
+    scoring=Scoring.WINNER_TAKES_HANDS,
 )
 
 DOUBLE_RUM = GameDef(
@@ -78,6 +82,7 @@ DOUBLE_RUM = GameDef(
     meld=MeldRules(ace=AceModel.HIGH_OR_LOW, set_max=None, set_distinct_suits=False,
                    wilds=JOKERS),
     values=CardValues(ace=11, joker=15), end_joker_moves=True,
+    scoring=Scoring.WINNER_TAKES_HANDS,
 )
 
 KNOCK = GameDef(
@@ -128,7 +133,7 @@ PHOM = GameDef(
     allowed_options=frozenset({"hands", "no_layoff_on_others", "discard_penalties"}),
     deal_size=lambda players: 9, first_player_extra=1, upcard=False,
     meld=MeldRules(ace=AceModel.LOW), values=CardValues(ace=1, jack=11, queen=12, king=13),
-    table_melds=False, declare=True, phom=True, scoring=Scoring.PHOM, fixed_hands=True,
+    table_melds=False, declare=True, rounds=ROUNDS, scoring=Scoring.PHOM, fixed_hands=True,
 )
 
 GERMAN = GameDef(

@@ -1,16 +1,22 @@
-"""Phỏm's own mechanics (PHOM-5, -6, -9, -13): locked cards, hidden melds and the final show."""
+"""Phỏm's own mechanics (PHOM-3..14): four rounds, locked cards, hidden melds and the final show.
+
+:class:`Rounds` is the part a game played in Phỏm's rounds names (``GameDef.rounds``); the
+engine asks it wherever such a game differs and nowhere tests which game it is.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from ..refusals import Code
+from . import scoring
 from .actions import Show
 from .errors import IllegalAction
 from .flow import Events, hand_after, place_meld, remove_from_hand
 from .melds import Meld, MeldRules, form_meld
+from .options import Options
 from .solver import candidate_melds
-from .state import State
+from .state import HandResult, State
 
 LAST_TURN = 4  # PHOM-7: every player has exactly four turns
 
@@ -121,3 +127,58 @@ def do_show(st: State, seat: int, act: Show, events: Events) -> None:
 def hand_complete(st: State) -> bool:
     """PHOM-7: the hand ends after every player's fourth turn."""
     return all(t >= LAST_TURN for t in st.turns)
+
+
+class Rounds:
+    """PHOM-3..14: a hand of four rounds; a taken discard is locked into a meld until the
+    fourth turn's show; lay-offs after the show; the hand ends after the fourth turns."""
+
+    def action_types(self, options: Options) -> frozenset[str]:
+        """PHOM-9, PHOM-13: the show, and lay-offs unless the room plays without them."""
+        return frozenset({"show"} | (set() if options.no_layoff_on_others else {"lay_off"}))
+
+    # PHOM-5, PHOM-6, PHOM-9, PHOM-13, PHOM-8: the module's checks, as the part's
+    check_take = staticmethod(check_take)
+
+    def took(self, st: State, seat: int, card: str) -> None:
+        """PHOM-5, PHOM-6: the taken card is locked; PHOM-14: the discarder pays one."""
+        st.locked[seat].append(card)
+        if st.rules.options.discard_penalties:
+            st.takes[seat] += 1
+            st.hand_scores[(seat - 1) % st.players] -= 1
+            st.hand_scores[seat] += 1
+
+    check_discard = staticmethod(check_discard)
+
+    check_lay_off = staticmethod(check_lay_off)
+
+    def check_left_after_lay_off(self, left: list[str]) -> None:
+        if not left:  # PHOM-9: the fourth turn ends with a discard
+            raise IllegalAction(Code.MUST_KEEP_DISCARD, "keep a card to discard")
+
+    check_declared_locks = staticmethod(check_declared_locks)
+
+    def show_offered(self, st: State, seat: int) -> bool:
+        """PHOM-9: the show only on the fourth turn, before it is made."""
+        return st.turns[seat] == LAST_TURN and not st.shown[seat]
+
+    def lay_off_offered(self, st: State, seat: int) -> bool:
+        """PHOM-9: lay-offs only after the fourth turn's show."""
+        return st.turns[seat] == LAST_TURN and st.shown[seat]
+
+    def discard_offered(self, st: State, seat: int) -> bool:
+        """PHOM-9: no discard on the fourth turn before the show."""
+        return st.turns[seat] != LAST_TURN or st.shown[seat]
+
+    def ended(self, st: State) -> HandResult | None:
+        """PHOM-7, PHOM-11: after every player's fourth turn, the showdown's result."""
+        return scoring.phom_result(st) if hand_complete(st) else None
+
+    def aid(self, st: State, seat: int, before_turn: bool) -> dict[str, int]:
+        """PHOM-7: the round of ``seat``'s turn; a turn counts from its draw (or opening
+        discard), so before it the one about to begin."""
+        begun = st.turns[seat] + (st.turn == seat and before_turn)
+        return {"n": min(max(begun, 1), LAST_TURN), "of": LAST_TURN}
+
+
+ROUNDS = Rounds()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..refusals import Code
 from .cards import JOKER, rank_of
@@ -18,18 +18,9 @@ from .errors import InvalidOptions, excerpt
 from .melds import AceModel, Meld, MeldRules
 from .options import Options, parse_options
 
-
-class Scoring(StrEnum):
-    """How a finished hand is scored; one value per distinct scoring rule."""
-
-    WINNER_TAKES_HANDS = "winner_takes_hands"  # STD-13, KALUKI-8, DOUBLE-7
-    WINNER_TAKES_DEADWOOD = "winner_takes_deadwood"  # BOAT-6
-    KNOCK = "knock"  # KNOCK-5..7
-    CONTINENTAL = "continental"  # CONT-7, CONT-10..12
-    QUEEN_CITY = "queen_city"  # QUEEN-3
-    PHOM = "phom"  # PHOM-8, PHOM-11, PHOM-14
-    PENALTY = "penalty"  # GERMAN-11
-    TALLY = "tally"  # NOWRANG-7
+if TYPE_CHECKING:
+    from .phom import Rounds
+    from .scoring import WinnerTakesHands
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +60,7 @@ class GameDef:
     deal_size: Callable[[int], int]
     meld: MeldRules
     values: CardValues
+    scoring: WinnerTakesHands  # a part of scoring.py's ``Scoring``
     decks: Callable[[int], int] = lambda players: 1
     jokers: Callable[[int], int] = lambda players: 0
     upcard: bool = True
@@ -87,13 +79,18 @@ class GameDef:
     discard_take_needs_opening_meld: bool = False  # KALUKI-6
     end_joker_moves: bool = False  # DOUBLE-6
     knock: bool = False  # KNOCK-4
-    phom: bool = False  # PHOM-3..14: four rounds, locked cards, show
-    scoring: Scoring = Scoring.WINNER_TAKES_HANDS
+    rounds: Rounds | None = None  # PHOM-3..14: four rounds, locked cards, show
     default_target: int | None = 100
     fixed_hands: bool = False
     each_hand_a_game: bool = False  # NOWRANG-7
     lowest_wins: bool = False  # GERMAN-12: penalty points
     winner_deals: bool = False  # CONT-2
+
+    @property
+    def phom(self) -> bool:
+        """Whether the game is played in Phỏm's rounds (read by the bots; the engine asks
+        ``rounds``)."""
+        return self.rounds is not None
 
     def meld_points(self, meld: Meld) -> int:
         """A meld's worth for the initial-meld minimum (KALUKI-5, GERMAN-9)."""
@@ -129,6 +126,7 @@ class GameRules:
     mandatory_discard: bool
     target: int | None
     hands: int | None
+    each_hand_a_game: bool  # OPT-WIN-2, NOWRANG-7: a hand won is the game won
 
     @property
     def key(self) -> str:
@@ -150,8 +148,8 @@ class GameRules:
             types.add("declare")
         if game.knock:
             types.add("knock")
-        if game.phom:
-            types |= {"show"} | (set() if options.no_layoff_on_others else {"lay_off"})
+        if game.rounds is not None:
+            types |= game.rounds.action_types(options)
         return frozenset(types)
 
 
@@ -167,9 +165,10 @@ def _resolve(game: GameDef, options: Options, players: int) -> GameRules:
         meld = replace(meld, wilds=meld.wilds | {"2C", "2D", "2H", "2S"})
     target: int | None = None
     hands: int | None = None
+    each_hand_a_game = options.each_hand_own_game or game.each_hand_a_game
     if game.fixed_hands:
         hands = options.hands or players
-    elif not (options.each_hand_own_game or game.each_hand_a_game):
+    elif not each_hand_a_game:
         target = options.target_score or _default_target(game, options)
     complete = options.complete_rummy
     return GameRules(
@@ -177,7 +176,7 @@ def _resolve(game: GameDef, options: Options, players: int) -> GameRules:
         table_melds=game.table_melds and not complete,
         declare=game.declare or complete,
         mandatory_discard=game.mandatory_discard or options.mandatory_discard,
-        target=target, hands=hands)
+        target=target, hands=hands, each_hand_a_game=each_hand_a_game)
 
 
 def _default_target(game: GameDef, options: Options) -> int | None:

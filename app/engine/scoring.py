@@ -7,7 +7,7 @@ from typing import Any
 
 from . import solver
 from .cards import JOKER, suit_of
-from .rules import GameRules, Scoring
+from .rules import GameRules
 from .state import HandResult, State
 
 
@@ -36,44 +36,134 @@ def _tally(st: State, winner: int | None) -> list[int]:
 
 def went_out_result(st: State, winner: int, doubled: bool) -> HandResult:
     """The hand ended because ``winner`` went out or declared; score it by the game's rule."""
-    rules = st.rules
-    kind = rules.game.scoring
-    if kind is Scoring.PHOM and not rules.options.each_hand_own_game:
-        return _phom_u(st, winner)
-    others = [s for s in range(st.players) if s != winner]
-    detail: dict[str, Any] = {}
-    owed: dict[int, int] = {}  # what each other player owes the winner
-    if kind is Scoring.WINNER_TAKES_DEADWOOD:  # BOAT-6
-        arrangements: list[dict[str, Any] | None] = [None] * st.players  # by seat
-        for s in others:
-            owed[s], arrangements[s] = _deadwood(st.hands[s], rules)
-        detail["arrangements"] = arrangements
-    elif kind is Scoring.QUEEN_CITY:  # QUEEN-3
-        own = sum(rules.values.of(p.stands_for) for m in st.melds if m.owner == winner
-                  for p in m.cards)
-        owed = dict.fromkeys(others, own)
-    elif kind is Scoring.CONTINENTAL:  # CONT-7
-        pay, detail = _continental_payment(st, winner)
-        owed = dict.fromkeys(others, pay)
-    else:  # STD-13, KALUKI-8, DOUBLE-7, GERMAN-11: the cards left in each hand
-        owed = {s: hand_count(st.hands[s], rules) * (2 if doubled else 1) for s in others}
+    return st.rules.game.scoring.went_out(st, winner, doubled)
+
+
+class WinnerTakesHands:
+    """STD-13, KALUKI-8, DOUBLE-7: the winner scores the cards left in the other hands.
+
+    A scoring rule is a named part of a game's definition (``GameDef.scoring``): ``owed`` says
+    what each other player owes a winner who went out, ``settle`` turns that into score changes.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Scoring.{self.name.upper()}"
+
+    def went_out(self, st: State, winner: int, doubled: bool) -> HandResult:
+        detail: dict[str, Any] = {}
+        owed = self.owed(st, winner, doubled, detail)
+        detail["owed"] = [owed.get(s) for s in range(st.players)]  # the result explains itself
+        settler = Scoring.TALLY if st.rules.each_hand_a_game else self  # OPT-WIN-2, NOWRANG-7
+        owed, scores = settler.settle(owed, winner, st.players)
+        payments = tuple((s, winner, p) for s, p in owed.items() if p > 0)
+        return HandResult(winner, "went_out", tuple(scores), _revealed(st), detail, payments)
+
+    def owed(self, st: State, winner: int, doubled: bool,
+             detail: dict[str, Any]) -> dict[int, int]:
+        """What each other player owes ``winner``; ``detail`` gathers what explains it."""
         if doubled:  # OPT-HIDDEN-2
             detail["going_rummy"] = True
-    detail["owed"] = [owed.get(s) for s in range(st.players)]  # the result explains itself
-    if rules.options.each_hand_own_game or kind is Scoring.TALLY:  # OPT-WIN-2, NOWRANG-7
-        owed = dict.fromkeys(others, 1)
-        kind = Scoring.TALLY
-    scores = [0] * st.players
-    if kind is Scoring.PENALTY:  # GERMAN-11: the losers' totals rise
+        return {s: hand_count(st.hands[s], st.rules) * (2 if doubled else 1)
+                for s in range(st.players) if s != winner}
+
+    def settle(self, owed: dict[int, int], winner: int,
+               players: int) -> tuple[dict[int, int], list[int]]:
+        """The payments and the hand's score changes: the winner takes what is owed."""
+        scores = [0] * players
+        scores[winner] = sum(owed.values())
+        return owed, scores
+
+
+class WinnerTakesDeadwood(WinnerTakesHands):
+    """BOAT-6: the winner scores the other hands' deadwood in their best arrangements."""
+
+    def owed(self, st: State, winner: int, doubled: bool,
+             detail: dict[str, Any]) -> dict[int, int]:
+        owed: dict[int, int] = {}
+        arrangements: list[dict[str, Any] | None] = [None] * st.players  # by seat
+        for s in range(st.players):
+            if s != winner:
+                owed[s], arrangements[s] = _deadwood(st.hands[s], st.rules)
+        detail["arrangements"] = arrangements
+        return owed
+
+
+class KnockScoring(WinnerTakesHands):
+    """KNOCK-5..7: a knock is scored by :func:`knock_result`; going out scores the hands."""
+
+
+class QueenCity(WinnerTakesHands):
+    """QUEEN-3: every other player owes the value of the winner's own melds."""
+
+    def owed(self, st: State, winner: int, doubled: bool,
+             detail: dict[str, Any]) -> dict[int, int]:
+        own = sum(st.rules.values.of(p.stands_for) for m in st.melds if m.owner == winner
+                  for p in m.cards)
+        return {s: own for s in range(st.players) if s != winner}
+
+
+class Continental(WinnerTakesHands):
+    """CONT-7, CONT-10..12: every other player pays the winner; zero-sum."""
+
+    def owed(self, st: State, winner: int, doubled: bool,
+             detail: dict[str, Any]) -> dict[int, int]:
+        pay, payment = _continental_payment(st, winner)
+        detail.update(payment)
+        return {s: pay for s in range(st.players) if s != winner}
+
+    def settle(self, owed: dict[int, int], winner: int,
+               players: int) -> tuple[dict[int, int], list[int]]:
+        owed, scores = super().settle(owed, winner, players)
+        for s, points in owed.items():
+            scores[s] = -points
+        return owed, scores
+
+
+class PhomScoring(WinnerTakesHands):
+    """PHOM-8, PHOM-11, PHOM-14: Ù is paid 12 or 6 (:func:`_phom_u`); the showdown ranks
+    the trash (:func:`phom_result`). With OPT-WIN-2 Ù counts the hands and is tallied."""
+
+    def went_out(self, st: State, winner: int, doubled: bool) -> HandResult:
+        if st.rules.each_hand_a_game:
+            return super().went_out(st, winner, doubled)
+        return _phom_u(st, winner)
+
+
+class Penalty(WinnerTakesHands):
+    """GERMAN-11: the cards left in each hand are penalty points; the losers' totals rise."""
+
+    def settle(self, owed: dict[int, int], winner: int,
+               players: int) -> tuple[dict[int, int], list[int]]:
+        scores = [0] * players
         for s, points in owed.items():
             scores[s] = points
-    else:
-        scores[winner] = 1 if kind is Scoring.TALLY else sum(owed.values())
-        if kind is Scoring.CONTINENTAL:  # zero-sum
-            for s, points in owed.items():
-                scores[s] = -points
-    payments = tuple((s, winner, p) for s, p in owed.items() if p > 0)
-    return HandResult(winner, "went_out", tuple(scores), _revealed(st), detail, payments)
+        return owed, scores
+
+
+class Tally(WinnerTakesHands):
+    """NOWRANG-7, OPT-WIN-2: a hand won counts one; each other player owes one."""
+
+    def settle(self, owed: dict[int, int], winner: int,
+               players: int) -> tuple[dict[int, int], list[int]]:
+        scores = [0] * players
+        scores[winner] = 1
+        return dict.fromkeys(owed, 1), scores
+
+
+class Scoring:
+    """The scoring rules by name: a game's definition names one (``scoring=Scoring.KNOCK``)."""
+
+    WINNER_TAKES_HANDS = WinnerTakesHands("winner_takes_hands")
+    WINNER_TAKES_DEADWOOD = WinnerTakesDeadwood("winner_takes_deadwood")
+    KNOCK = KnockScoring("knock")
+    CONTINENTAL = Continental("continental")
+    QUEEN_CITY = QueenCity("queen_city")
+    PHOM = PhomScoring("phom")
+    PENALTY = Penalty("penalty")
+    TALLY = Tally("tally")
 
 
 def _net_payments(scores: list[int] | tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
@@ -184,7 +274,7 @@ def knock_result(st: State, knocker: int) -> HandResult:
     owed = {s: counts[s] - low + (25 if low == 0 else 0) for s in range(n) if s not in winners}
     if counts[knocker] > low:
         owed[knocker] += 10
-    if rules.options.each_hand_own_game:
+    if rules.each_hand_a_game:
         scores = _tally(st, winner)
         owed = {s: 1 for s in range(n) if s != winner} if winner is not None else {}
     return HandResult(winner, "knock", tuple(scores), _revealed(st),
@@ -212,7 +302,7 @@ def block_result(st: State, ender: int) -> HandResult:
     single = winners[0] if len(winners) == 1 else None
     scores = [0] * st.players
     owed = {s: c - low for s, c in enumerate(counts) if s not in winners}
-    if st.rules.options.each_hand_own_game:
+    if st.rules.each_hand_a_game:
         scores = _tally(st, single)
         owed = {s: 1 for s in range(st.players) if s != single} if single is not None else {}
     else:
@@ -225,7 +315,7 @@ def block_result(st: State, ender: int) -> HandResult:
 def game_result(st: State, result: HandResult) -> tuple[bool, int | None]:
     """Whether the game is over after ``result`` has been added to the totals, and who won."""
     rules = st.rules
-    if rules.options.each_hand_own_game or rules.game.each_hand_a_game:  # OPT-WIN-2, NOWRANG-7
+    if rules.each_hand_a_game:  # OPT-WIN-2, NOWRANG-7
         return True, result.winner
     totals = st.totals
     if rules.hands is not None:  # a fixed number of hands (CONT-8, PHOM-12, GERMAN-12)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..refusals import Code
-from . import phom, scoring
+from . import scoring
 from .actions import Borrow, Declare, Knock, LayOff, MeldAction, SwapJoker
 from .cards import JOKER
 from .errors import IllegalAction, RuleError, outcome, raised
@@ -138,14 +138,15 @@ def _laid_off(meld: Meld, entries: tuple[Entry, ...], rules: GameRules) -> Meld:
 
 
 def verify_lay_off(st: State, seat: int, act: LayOff) -> None:
-    if st.rules.game.phom:
-        phom.check_lay_off(st, seat, act.meld)
+    rounds = st.rules.game.rounds
+    if rounds is not None:
+        rounds.check_lay_off(st, seat, act.meld)
     else:
         check_may_lay_off(st, seat)
     target = meld_at(st, act.meld)
     left = hand_after(st, seat, [c for c, _ in act.cards])
-    if st.rules.game.phom and not left:  # PHOM-9: the fourth turn ends with a discard
-        raise IllegalAction(Code.MUST_KEEP_DISCARD, "keep a card to discard")
+    if rounds is not None:
+        rounds.check_left_after_lay_off(left)
     try:
         laid_off(target, act.cards, st.rules)
     except IllegalAction as exc:
@@ -339,8 +340,8 @@ def verify_declare(st: State, seat: int, act: Declare) -> None:
         raise IllegalAction(Code.WRONG_PATTERN, "declare melds of the sizes "
                             + " or ".join("-".join(map(str, p)) for p in patterns))
     melds = [form_meld(m, rules.meld, owner=seat) for m in act.melds]
-    if rules.game.phom:
-        phom.check_declared_locks(st, seat, melds)
+    if rules.game.rounds is not None:
+        rules.game.rounds.check_declared_locks(st, seat, melds)
 
 
 def do_declare(st: State, seat: int, act: Declare, events: Events) -> None:
