@@ -150,7 +150,7 @@ class SensibleBot(Bot):
         stock = next((d for d in draws if d.source == "stock"), None)
         takes = [d for d in draws if d.source == "discard"]
         declining = stock is not None and not t.st.stock and t.st.rules.options.block_rummy
-        if takes and (t.st.rules.game.phom or self._opening_take(t)):
+        if takes and (t.st.rules.game.rounds is not None or self._opening_take(t)):
             return takes[0]  # the engine allows only a take that melds (PHOM-5, KALUKI-6)
         best, gain = None, 0
         if stock is not None and not declining and self._stalling(t):

@@ -86,12 +86,6 @@ class GameDef:
     lowest_wins: bool = False  # GERMAN-12: penalty points
     winner_deals: bool = False  # CONT-2
 
-    @property
-    def phom(self) -> bool:
-        """Whether the game is played in Phỏm's rounds (read by the bots; the engine asks
-        ``rounds``)."""
-        return self.rounds is not None
-
     def meld_points(self, meld: Meld) -> int:
         """A meld's worth for the initial-meld minimum (KALUKI-5, GERMAN-9)."""
         total = 0
