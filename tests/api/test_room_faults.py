@@ -165,7 +165,17 @@ def _check_export(proc: ServerProcess, export: dict[str, Any], humans: list[Huma
 
 
 async def _export(http: httpx.AsyncClient, admin: Player, match_id: str) -> dict[str, Any]:
-    return dict(await call(http, "GET", f"/api/admin/matches/{match_id}", admin))
+    """The match log, once the server answers: just after an outage a read may still meet a
+    connection the database dropped and answer 503 ``storage_unavailable``; the next one works."""
+    path = f"/api/admin/matches/{match_id}"
+
+    async def answered() -> httpx.Response | None:
+        answer = await http.get(path, headers=admin.headers)
+        return None if answer.status_code == 503 else answer
+
+    answer = await eventually(answered, f"{path} answers")
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
 
 
 # --- PostgreSQL stopped and started under play ------------------------------------------------
