@@ -155,9 +155,9 @@ class Judge:
         st = self.st
         if st.phase is Phase.CALL and act.type != "call_rummy":
             if self._closed is None:
-                self._closed = st.copy()
-                _close_window(self._closed, [])
+                self._closed, _ = close_call_window(st)
             st = self._closed
+            _refuse_if_called_out(st)
         verified(st, self.seat, act)
 
     def refusal(self, act: Action) -> Code | None:
@@ -221,6 +221,10 @@ def _check_seat(st: State, seat: int) -> None:
 def _close_window(st: State, events: Events) -> None:
     """OPT-CALL-4: the next action closes the window first; refused if a call went out."""
     calls.close_window(st, events)
+    _refuse_if_called_out(st)
+
+
+def _refuse_if_called_out(st: State) -> None:
     if st.hand_over:  # OPT-CALL-6: the winning call went out
         raise IllegalAction(Code.HAND_OVER, "the hand ended with a Rummy call")
 
@@ -237,11 +241,6 @@ def _wrong_phase(st: State, act: Action) -> IllegalAction:
     if st.phase is Phase.OPENING:
         return IllegalAction(Code.MUST_DISCARD, "the opening turn is a discard only")
     return IllegalAction(Code.WRONG_PHASE, f"{act.type} is not possible in phase {st.phase.value}")
-
-
-def allowed_types(rules: GameRules) -> frozenset[str]:
-    """The action types this game with these options ever allows."""
-    return rules.action_types
 
 
 # --- drawing --------------------------------------------------------------------------------
