@@ -150,24 +150,26 @@ class Cluster:
         """This process may no longer act for the room (its lease ran out or went to another
         process, or the database fenced a write off): stop it here and move its sockets."""
         room = self.registry.rooms.pop(room_id, None)
-        self.leases.stop(room_id)
+        taking = self.leases.stop(room_id)
         if room is None:
             self.leases.forget(room_id)
             return
         log.warning("cluster: room %s lost; its sockets move to its new owner", room_id)
-        self._spawn(self._drop(room))
+        self._spawn(self._drop(room, taking))
 
-    async def _drop(self, room: Room) -> None:
+    async def _drop(self, room: Room, taking: str | None) -> None:
         await room.close()
         async with room.lock:  # let an action in flight finish (or fail) first
             pass
-        await self._release(room.id)  # if the lease is still ours (a fenced write), at once
+        # If that taking's lease is still ours (a fenced write), at once; only that taking's:
+        # this process may have taken the room again meanwhile.
+        await self._release(room.id, taking)
         for attachment in self.attached.pop(room.id, set()):
             attachment.moved()
 
-    async def _release(self, room_id: str) -> None:
+    async def _release(self, room_id: str, taking: str | None = None) -> None:
         try:
-            await self.leases.release(room_id)
+            await self.leases.release(room_id, taking)
         except Exception as exc:  # it expires on its own
             log.warning("cluster: lease of %s not released: %r", room_id, exc)
 

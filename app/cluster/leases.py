@@ -92,14 +92,19 @@ class Leases:
         self._until.pop(room_id, None)
         self._values.pop(room_id, None)
 
-    def stop(self, room_id: str) -> None:
-        """Count the room as not held from now on (`release` still deletes its lease)."""
+    def stop(self, room_id: str) -> str | None:
+        """Count the room as not held from now on; returns this taking's lease value, for
+        `release` (which still deletes the lease)."""
         self._until.pop(room_id, None)
+        return self._values.get(room_id)
 
-    async def release(self, room_id: str) -> None:
-        """Delete the lease if it is still this taking's."""
-        value = self._values.get(room_id)
-        self.forget(room_id)
+    async def release(self, room_id: str, value: str | None = None) -> None:
+        """Delete the lease if it is still this taking's (`value`: a taking that was stopped;
+        the room may have been taken again here since, and that taking is left alone)."""
+        if value is None:
+            value = self._values.get(room_id)
+        if self._values.get(room_id) == value:
+            self.forget(room_id)
         if value is not None:
             await self._release(keys=[self.key(room_id)], args=[value])
 
