@@ -315,7 +315,8 @@ class SensibleBot(Bot):
         dead = Counter(best.deadwood)
         wilds = st.rules.meld.wilds | {JOKER}
         found: tuple[tuple[float, bool, int, int, str], int] | None = None
-        for card in sorted(set(allowed), key=lambda c: (c not in dead, -self._value(st, c))):
+        order = sorted(set(allowed))  # code order first: a set's order changes per process
+        for card in sorted(order, key=lambda c: (c not in dead, -self._value(st, c))):
             value = self._value(st, card)
             left = best.deadwood_value - value
             near = self._near(st, card, hand)
@@ -323,7 +324,7 @@ class SensibleBot(Bot):
             if card in dead:
                 score += value / 2 if near else 0  # half a meld: worth keeping a while
             else:
-                if found is not None and score >= found[0][0]:
+                if found is not None and score > found[0][0]:  # at best a tie: see its key
                     continue
                 left = self._deadwood(st, _minus(hand, [card]))
                 score = left + self._risk(st, card)

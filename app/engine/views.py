@@ -2,7 +2,9 @@
 
 A seat's view is two typed parts: the `TableView` every seat and spectator shares (built once
 per change) and the seat's own `SeatPart`; no key is in both, so the view is their union. The
-wire gets their union as one dict (`player_view`); computer players get them as a `SeatView`.
+wire gets their union as one dict (`player_view`); computer players get them as a `SeatView`,
+without the prompts a client draws from (``draws``, ``throws``, ``aids``): a computer player
+asks the engine instead, and working them out was a fifth of a bot's move.
 """
 
 from __future__ import annotations
@@ -93,8 +95,10 @@ class SeatView(NamedTuple):
 
 
 def seat_view_of(st: State, seat: int) -> SeatView:
-    """The view of ``seat`` for its computer player: what `player_view` holds, typed."""
-    return SeatView(table_view(st), seat_part(st, seat), tuple(st.melds), tuple(st.results))
+    """The view of ``seat`` for its computer player: what `player_view` holds, typed, less the
+    client's prompts (``draws`` and ``throws`` None, no ``aids``)."""
+    return SeatView(table_view(st), seat_part(st, seat, prompts=False), tuple(st.melds),
+                    tuple(st.results))
 
 
 def player_view(st: State, seat: int | None) -> dict[str, Any]:
@@ -140,9 +144,10 @@ def seat_view(table: TableView, st: State, seat: int | None) -> dict[str, Any]:
     return {**table, **seat_part(st, seat)}
 
 
-def seat_part(st: State, seat: int | None) -> SeatPart:
+def seat_part(st: State, seat: int | None, prompts: bool = True) -> SeatPart:
     """What only ``seat`` sees: its own hand, its part in a Call Rummy window, its legal
-    actions and aids (no key of `table_view`'s)."""
+    actions and (with ``prompts``) where it may draw from, the cards it may throw and its aids
+    (no key of `table_view`'s)."""
     if seat is None:  # a spectator
         return {"seat": None, "hand": [], "call_window": _call_view(st, None), "legal": [],
                 "draws": None, "throws": None, "aids": {}}
@@ -152,9 +157,9 @@ def seat_part(st: State, seat: int | None) -> SeatPart:
         "hand": list(st.hands[seat]) if st.hands else [],
         "call_window": _call_view(st, seat),
         "legal": types,
-        "draws": legal_draws(st, seat, types),
-        "throws": legal_throws(st, seat, types),
-        "aids": seat_aids(st, seat),
+        "draws": legal_draws(st, seat, types) if prompts else None,
+        "throws": legal_throws(st, seat, types) if prompts else None,
+        "aids": seat_aids(st, seat) if prompts else {},
     }
 
 

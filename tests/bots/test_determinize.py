@@ -59,9 +59,10 @@ def _others_called(st: State, seat: int) -> bool:
 
 def _same_as_wire(view: SeatView, st: State, seat: int) -> bool:
     """The typed view holds the wire view's facts and no more: its parts are ``player_view``
-    and its melds and results are the table's."""
+    less the client's prompts, and its melds and results are the table's."""
     wire = json.loads(json.dumps(player_view(st, seat)))
-    return (json.loads(json.dumps({**view.table, **view.part})) == wire
+    prompts = {"draws": None, "throws": None, "aids": {}}
+    return (json.loads(json.dumps({**view.table, **view.part})) == {**wire, **prompts}
             and [m.to_json() for m in view.melds] == wire["melds"]
             and json.loads(json.dumps([r.to_json() for r in view.results])) == wire["results"])
 
