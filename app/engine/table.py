@@ -357,11 +357,11 @@ def do_declare(st: State, seat: int, act: Declare, events: Events) -> None:
 
 def verify_give_up(st: State, seat: int, card: str) -> None:
     """A card leaving the hand for the discard pile: held, and not taken this turn (GEN-8)."""
-    if card in st.hands[seat] and card not in discardable(st, seat):
-        raise IllegalAction(Code.CANNOT_DISCARD_TAKEN_CARD,
-                            f"{card} was taken from the discard pile this turn")
     if card not in st.hands[seat]:
         hand_after(st, seat, [card])
+    elif (st.taken or (st.locked and st.locked[seat])) and card not in discardable(st, seat):
+        raise IllegalAction(Code.CANNOT_DISCARD_TAKEN_CARD,
+                            f"{card} was taken from the discard pile this turn")
 
 
 def verify_knock(st: State, seat: int, act: Knock) -> None:
