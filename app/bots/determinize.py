@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from itertools import chain, compress
+from itertools import chain
 
 from app.engine.actions import CallRummy
 from app.engine.cards import standard_pack
@@ -94,30 +94,26 @@ def _public_cards(table: TableView, seat: int) -> list[str]:
 
 
 @cache  # one entry per pack size a game uses: a handful
-def _pack(pack_size: tuple[int, int]) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
-    """The cards of a pack of ``pack_size`` (decks, jokers) in pack order, and where each code's
-    copies lie in it."""
-    cards = tuple(standard_pack(*pack_size))
-    places: dict[str, list[int]] = {}
-    for i, card in enumerate(cards):
-        places.setdefault(card, []).append(i)
-    return cards, {c: tuple(p) for c, p in places.items()}
+def _pack(pack_size: tuple[int, int]) -> tuple[tuple[str, int], ...]:
+    """Each card of a pack of ``pack_size`` (decks, jokers) in pack order, with which copy of
+    its code it is (0 for the first)."""
+    copies: Counter[str] = Counter()
+    cards = []
+    for card in standard_pack(*pack_size):
+        cards.append((card, copies[card]))
+        copies[card] += 1
+    return tuple(cards)
 
 
-def _unseen(pack: tuple[tuple[str, ...], dict[str, tuple[int, ...]]],
-            seen: Counter[str]) -> list[str]:
+def _unseen(pack: tuple[tuple[str, int], ...], seen: Counter[str]) -> list[str]:
     """The cards of ``pack`` less ``seen``, in pack order (of ``k`` copies of a code seen
     ``j`` times, the last ``k - j`` stay); raises if ``seen`` holds a card the pack does not,
-    or more copies of one than it has."""
-    cards, places = pack
-    keep = bytearray(b"\x01") * len(cards)
-    for card, times in seen.items():
-        at = places.get(card, ())
-        if times > len(at):
-            raise ValueError(f"cards not in the pack: {sorted(seen - Counter(cards))}")
-        for i in at[:times]:
-            keep[i] = 0
-    return list(compress(cards, keep))
+    or more copies of one than it has (then fewer than ``len(pack) - seen.total()`` stay)."""
+    get = seen.get
+    unseen = [c for c, copy in pack if get(c, 0) <= copy]
+    if len(unseen) + seen.total() != len(pack):
+        raise ValueError(f"cards not in the pack: {sorted(seen - Counter(c for c, _ in pack))}")
+    return unseen
 
 
 def _turn_state(st: State, turn: TurnState) -> None:

@@ -25,8 +25,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from app.engine.actions import (
     Action,
@@ -42,16 +41,15 @@ from app.engine.actions import (
 )
 from app.engine.cards import JOKER, parse_entry, rank_of
 from app.engine.errors import RuleError
-from app.engine.flow import discardable
 from app.engine.game import apply, is_legal
 from app.engine.melds import form_meld
-from app.engine.moves import legal_actions
+from app.engine.moves import LegalMoves
 from app.engine.rules import GameRules
 from app.engine.solver import Arrangement, best_arrangement
 from app.engine.state import Phase, State
 from app.engine.views import SeatView
 
-from .base import Bot, NoLegalAction, own_legal
+from .base import Bot, NoLegalAction
 from .determinize import state_for
 
 KNOCK_AT = 5          # KNOCK-4: always knock with this much deadwood or less
@@ -59,23 +57,29 @@ KNOCK_STOCK_SHARE = 5  # ... or with up to one point per this many stock cards
 KNOCK_ANYWAY = 24     # ... and after this many turns, whatever the deadwood (the hand must end)
 STALL_TURNS = 12      # after this many turns of a hand ...
 STALL_SHARE = 0.3     # ... this share of discards is a random unmelded card
-A = TypeVar("A")
+A = TypeVar("A", bound=Action)
 
 
-@dataclass
 class _Turn:
-    """One decision: the view's state, the seat and its legal actions."""
+    """One decision: the view's state, the seat and its legal moves, listed a type at a time as
+    the steps ask for them."""
 
-    st: State
-    seat: int
-    legal: list[Action]
+    def __init__(self, st: State, seat: int) -> None:
+        self.st = st
+        self.seat = seat
+        self.moves = LegalMoves(st, seat)
 
     @property
     def hand(self) -> list[str]:
         return self.st.hands[self.seat]
 
+    @property
+    def legal(self) -> list[Action]:
+        """Every legal action but a Rummy call (a call is ``maybe_call``'s)."""
+        return [a for a in self.moves.all() if a.type != "call_rummy"]
+
     def of(self, kind: type[A]) -> list[A]:
-        return [a for a in self.legal if isinstance(a, kind)]
+        return cast(list[A], self.moves.of(kind.type))
 
 
 class SensibleBot(Bot):
@@ -83,38 +87,18 @@ class SensibleBot(Bot):
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._memo: dict[tuple[int, tuple[str, ...]], Arrangement] = {}
 
     # --- the interface -------------------------------------------------------------------
 
     def choose(self, view: SeatView, rules: GameRules) -> Action:
-        st, seat = state_for(view, rules), view.seat
-        if set(view.part["legal"]) == {"knock", "discard"}:
-            quick = self._knock_turn(st, seat)
-            if quick is not None:
-                return quick
-        moves = [a for a in legal_actions(st, seat) if a.type != "call_rummy"]
-        if not moves:
-            raise NoLegalAction(f"seat {seat} has no legal action in phase {st.phase.value}")
-        return self._pick(_Turn(st, seat, moves))
-
-    def _knock_turn(self, st: State, seat: int) -> Action | None:
-        """KNOCK-4's play phase holds only discards and knocks, one of each per card the seat
-        may discard: list them from ``discardable`` instead of scoring every knock through
-        ``legal_actions``; the pick is still checked (``is_legal``), else None."""
-        cards = discardable(st, seat)
-        moves: list[Action] = [*(Knock(c) for c in cards), *(Discard(c) for c in cards)]
-        if not moves:
-            return None
-        action = self._pick(_Turn(st, seat, moves))
-        return action if is_legal(st, seat, action) else None
+        return self._pick(_Turn(state_for(view, rules), view.seat))
 
     def maybe_call(self, view: SeatView, rules: GameRules) -> CallRummy | None:
         """OPT-CALL: call whenever possible, discarding what leaves the least deadwood."""
         if "call_rummy" not in view.part["legal"]:
             return None
-        st, seat, legal = own_legal(view, rules)
-        calls = [a for a in legal if isinstance(a, CallRummy)]
+        st, seat = state_for(view, rules), view.seat
+        calls = cast(list[CallRummy], LegalMoves(st, seat).of("call_rummy"))
         if not calls:
             return None
         card, _ = self._shed(st, st.hands[seat], [a.discard for a in calls])
@@ -138,10 +122,13 @@ class SensibleBot(Bot):
     def _fallback(self, t: _Turn) -> Action:
         """The least harmful legal action: a discard, else anything but a table move."""
         for kind in (Discard, Knock, Draw, Show):
-            found: list[Action] = [a for a in t.legal if isinstance(a, kind)]
+            found: list[Action] = t.of(kind)
             if found:
                 return found[0]
-        return t.legal[0]
+        legal = t.legal
+        if not legal:
+            raise NoLegalAction(f"seat {t.seat} has no legal action in phase {t.st.phase.value}")
+        return legal[0]
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -234,8 +221,8 @@ class SensibleBot(Bot):
 
     def _joker_move(self, st: State, seat: int) -> Action | None:
         """A legal meld or lay-off that plays a held joker and still allows a discard."""
-        moves = [a for a in legal_actions(st, seat) if a.type in ("meld", "lay_off")
-                 and JOKER in _placed(a)]
+        legal = LegalMoves(st, seat)
+        moves = [a for a in [*legal.of("meld"), *legal.of("lay_off")] if JOKER in _placed(a)]
         moves.sort(key=lambda a: (a.type != "meld", -len(_placed(a))))
         for move in moves:
             after, _ = apply(st, seat, move)
@@ -248,9 +235,9 @@ class SensibleBot(Bot):
         if not t.st.jokers_to_play:
             return None
         move = self._joker_move(t.st, t.seat)
-        if move is not None and move in t.legal:
+        table = [a for a in t.moves.of("meld") + t.moves.of("lay_off") if JOKER in _placed(a)]
+        if move is not None and move in table:
             return move
-        table = [a for a in t.legal if a.type in ("meld", "lay_off") and JOKER in _placed(a)]
         return table[0] if table else None
 
     # --- melding and laying off ----------------------------------------------------------
@@ -359,15 +346,8 @@ class SensibleBot(Bot):
         return sum(self._value(t.st, c) for c in t.hand)
 
     def _arrangement(self, st: State, cards: Sequence[str]) -> Arrangement:
-        """The solver's best arrangement of ``cards`` (GEN-12), remembered."""
-        key = (id(st.rules), tuple(sorted(cards)))
-        got = self._memo.get(key)
-        if got is None:
-            got = best_arrangement(cards, st.rules.meld, self._valuer(st))
-            if len(self._memo) > 20_000:
-                self._memo.clear()
-            self._memo[key] = got
-        return got
+        """The solver's best arrangement of ``cards`` (GEN-12) by this player's card values."""
+        return best_arrangement(cards, st.rules.meld, self._valuer(st))
 
     def _deadwood(self, st: State, cards: Sequence[str]) -> int:
         return self._arrangement(st, cards).deadwood_value

@@ -18,7 +18,7 @@ from ..refusals import Code
 from . import calls, phom, scoring, table
 from .actions import Action, Declare, Discard, Draw, parse_action
 from .deal import Deal
-from .errors import IllegalAction, RuleError, excerpt
+from .errors import IllegalAction, RuleError, excerpt, outcome, raised
 from .flow import (
     Events,
     begin_turn,
@@ -123,42 +123,46 @@ def apply(st: State, seat: int, action: Action | object) -> tuple[State, Events]
 def verified(st: State, seat: int, act: Action) -> Move:
     """The move ``act`` makes, verified on ``st`` (where no Call Rummy window is open, unless
     ``act`` is a call); raises its refusal."""
-    if st.hand_over:
-        raise IllegalAction(Code.HAND_OVER, "no hand is in progress")
-    if act.type == "call_rummy":
-        move = CALL
-    else:
-        if seat != st.turn:
-            raise IllegalAction(Code.NOT_YOUR_TURN,
-                                f"it is seat {st.turn}'s turn, not seat {seat}'s")
-        if act.type not in st.rules.action_types:
-            raise IllegalAction(Code.NOT_IN_THIS_GAME, f"{act.type} is not allowed in this game")
-        found = MOVES.get((st.phase, act.type))
-        if found is None:
-            raise _wrong_phase(st, act)
-        move = found
+    move = move_for(st, seat, act.type)
     move.verify(st, seat, act)
     return move
 
 
+def move_for(st: State, seat: int, kind: str) -> Move:
+    """The move an action of type ``kind`` by ``seat`` makes now, or the refusal every action of
+    that type gets (the checks that do not read the action itself)."""
+    if st.hand_over:
+        raise IllegalAction(Code.HAND_OVER, "no hand is in progress")
+    if kind == "call_rummy":
+        return CALL
+    if seat != st.turn:
+        raise IllegalAction(Code.NOT_YOUR_TURN, f"it is seat {st.turn}'s turn, not seat {seat}'s")
+    if kind not in st.rules.action_types:
+        raise IllegalAction(Code.NOT_IN_THIS_GAME, f"{kind} is not allowed in this game")
+    found = MOVES.get((st.phase, kind))
+    if found is None:
+        raise _wrong_phase(st, kind)
+    return found
+
+
 class Judge:
     """``verify`` for one seat's actions in one state: the closed Call Rummy window, where an
-    action needs it, is worked out once."""
+    action needs it, and each action type's move are worked out once, so that judging many
+    actions (the move lists) costs one ``verify`` each."""
 
     def __init__(self, st: State, seat: int) -> None:
         self.st = st
         self.seat = seat
         self._closed: State | None = None
+        self._moves: dict[str, tuple[State, Move] | RuleError] = {}
 
     def check(self, act: Action) -> None:
         """Raise the refusal ``apply`` would raise for ``act``; return if it would accept."""
-        st = self.st
-        if st.phase is Phase.CALL and act.type != "call_rummy":
-            if self._closed is None:
-                self._closed, _ = close_call_window(st)
-            st = self._closed
-            _refuse_if_called_out(st)
-        verified(st, self.seat, act)
+        found = self._moves.get(act.type)
+        if found is None:
+            found = self._moves[act.type] = outcome(self._move, act.type)
+        st, move = raised(found)
+        move.verify(st, self.seat, act)
 
     def refusal(self, act: Action) -> Code | None:
         """The code ``apply`` would refuse ``act`` with, or None."""
@@ -167,6 +171,16 @@ class Judge:
         except RuleError as exc:
             return exc.code
         return None
+
+    def _move(self, kind: str) -> tuple[State, Move]:
+        """The state an action of type ``kind`` is judged on, and its move."""
+        st = self.st
+        if st.phase is Phase.CALL and kind != "call_rummy":
+            if self._closed is None:
+                self._closed, _ = close_call_window(st)
+            st = self._closed
+            _refuse_if_called_out(st)
+        return st, move_for(st, self.seat, kind)
 
 
 def check(st: State, seat: int, action: Action | object) -> None:
@@ -209,8 +223,8 @@ def offered(st: State, seat: int) -> list[str]:
         return types
     phase = Phase.DRAW if st.phase is Phase.CALL else st.phase  # what closing the window leaves
     allowed = st.rules.action_types
-    return types + [kind for (at, kind), move in MOVES.items()
-                    if at is phase and kind in allowed and move.offered(st, seat)]
+    return types + [kind for kind, move in _PHASE_MOVES.get(phase, ())
+                    if kind in allowed and move.offered(st, seat)]
 
 
 def _check_seat(st: State, seat: int) -> None:
@@ -233,14 +247,14 @@ _PLAY_TYPES = frozenset({"meld", "lay_off", "swap_joker", "borrow", "discard", "
                          "declare", "show"})
 
 
-def _wrong_phase(st: State, act: Action) -> IllegalAction:
-    if st.phase in (Phase.DRAW, Phase.DRAW_SECOND) and act.type in _PLAY_TYPES:
+def _wrong_phase(st: State, kind: str) -> IllegalAction:
+    if st.phase in (Phase.DRAW, Phase.DRAW_SECOND) and kind in _PLAY_TYPES:
         return IllegalAction(Code.MUST_DRAW_FIRST, "draw a card first")
-    if st.phase is Phase.PLAY and act.type == "draw":
+    if st.phase is Phase.PLAY and kind == "draw":
         return IllegalAction(Code.ALREADY_DREW, "you have already drawn this turn")
     if st.phase is Phase.OPENING:
         return IllegalAction(Code.MUST_DISCARD, "the opening turn is a discard only")
-    return IllegalAction(Code.WRONG_PHASE, f"{act.type} is not possible in phase {st.phase.value}")
+    return IllegalAction(Code.WRONG_PHASE, f"{kind} is not possible in phase {st.phase.value}")
 
 
 # --- drawing --------------------------------------------------------------------------------
@@ -414,3 +428,14 @@ MOVES: dict[tuple[Phase, str], Move] = {
     (Phase.PLAY, "discard"): Move(_verify_discard, _do_discard,
                                   _by_rounds(Rounds.discard_offered)),
 }
+
+
+def _by_phase(moves: dict[tuple[Phase, str], Move]) -> dict[Phase, tuple[tuple[str, Move], ...]]:
+    """Each phase's action types and moves, in the table's order (what ``offered`` walks)."""
+    found: dict[Phase, list[tuple[str, Move]]] = {}
+    for (phase, kind), move in moves.items():
+        found.setdefault(phase, []).append((kind, move))
+    return {phase: tuple(pairs) for phase, pairs in found.items()}
+
+
+_PHASE_MOVES = _by_phase(MOVES)

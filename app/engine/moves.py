@@ -12,7 +12,7 @@ the whole unfiltered list.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from . import phom
@@ -36,7 +36,7 @@ from .melds import Entry, Meld, MeldRules, run_values, wild_places
 from .memo import Memo
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
-from .state import Phase, State
+from .state import State
 
 
 def legal_types(st: State, seat: int) -> list[str]:
@@ -75,22 +75,46 @@ def legal_throws(st: State, seat: int, types: list[str]) -> dict[str, list[str]]
     return {"discard": accepted("discard", Discard), "knock": accepted("knock", Knock)}
 
 
+class LegalMoves:
+    """The legal actions of one seat in one state, worked out a type at a time when first asked
+    for: a computer player that settles on a meld never lists its discards."""
+
+    def __init__(self, st: State, seat: int) -> None:
+        self.st = st
+        self.seat = seat
+        self.types = legal_types(st, seat)
+        self._judge = Judge(st, seat)
+        self._of: dict[str, list[Action]] = {}
+
+    def of(self, kind: str) -> list[Action]:
+        """The legal actions of type ``kind``, in the order ``legal_actions`` lists them."""
+        got = self._of.get(kind)
+        if got is None:
+            got = self._of[kind] = self._work_out(kind)
+        return got
+
+    def all(self) -> list[Action]:
+        """Every legal action, type by type in the view's order (``legal_actions``)."""
+        return [a for kind in _PROPOSERS if kind in self.types for a in self.of(kind)]
+
+    def _work_out(self, kind: str) -> list[Action]:
+        if kind not in self.types:
+            return []
+        refusal = self._judge.refusal
+        proposed = _PROPOSERS[kind](self.st, self.seat, True)
+        return [a for a in dict.fromkeys(proposed) if refusal(a) is None]
+
+
 def legal_actions(st: State, seat: int) -> list[Action]:
     """Concrete legal actions for ``seat`` (a representative set of table moves)."""
-    refusal = Judge(st, seat).refusal
-    seen: set[Action] = set()
-    out: list[Action] = []
-    for action in _candidates(st, seat, quick=True):
-        if action not in seen:
-            seen.add(action)
-            if refusal(action) is None:
-                out.append(action)
-    return out
+    return LegalMoves(st, seat).all()
 
 
 def candidates(st: State, seat: int) -> list[Action]:
     """Every candidate ``legal_actions`` considers, before the fit filter and the checks."""
-    return list(dict.fromkeys(_candidates(st, seat, quick=False)))
+    types = legal_types(st, seat)
+    return [a for kind, propose in _PROPOSERS.items() if kind in types
+            for a in dict.fromkeys(propose(st, seat, False))]
 
 
 def _fits(card: str, meld: Meld, st: State) -> bool:
@@ -122,60 +146,71 @@ def _parsed(listed: Listed) -> tuple[Entry, ...]:
     return tuple(parse_entry(c) for c in listed)
 
 
-def _candidates(st: State, seat: int, quick: bool) -> Iterator[Action]:
-    types = legal_types(st, seat)
-    hand = st.hands[seat] if st.hands else []
-    if "call_rummy" in types and st.call is not None:
-        called = st.call.card
-        wild = called == JOKER or called in st.rules.meld.wilds
-        for index, meld in enumerate(st.melds):
-            if quick and not _fits(called, meld, st):
-                continue
-            places = [None, *wild_places(called, meld)] if wild else [None]  # PROTOCOL §3
-            for card in sorted(set(hand)):
-                for place in places:
-                    yield CallRummy(index, card, place)
-    if "draw" in types:
-        yield Draw("stock")
-        if st.rules.options.throw_down:
-            yield from (Draw("discard", c) for c in sorted(set(st.discard)))
-        elif st.discard:
-            yield Draw("discard")
-    if "declare" in types:
-        yield from _declarations(st, seat, hand)
-    if st.phase is not Phase.PLAY and st.phase is not Phase.OPENING:
+def _hand(st: State, seat: int) -> list[str]:
+    return st.hands[seat] if st.hands else []
+
+
+def _calls(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    if st.call is None:
         return
-    rules = st.rules.meld
-    if "meld" in types:
-        best = best_arrangement(hand, rules, st.rules.values.of).melds
-        if st.must_use is not None and st.must_use in hand:  # KALUKI-6: the opening needed
-            rest = list(hand)
-            rest.remove(st.must_use)
-            best = opening_with(rest, st.must_use, st.rules) or best
-        if best:
-            yield MeldAction(tuple(_entries(m) for m in best))
-        for listed in [*best, *candidate_melds(hand, rules)]:
-            yield MeldAction((_entries(listed),))
-    if "swap_joker" in types:
-        for index, meld in enumerate(st.melds):
-            for placed in meld.cards:
-                if placed.is_wild and placed.stands_for in hand:
-                    yield SwapJoker(index, placed.stands_for)
-    if "show" in types:
-        yield from _shows(st, seat, hand)
-    if "lay_off" in types:
-        for index, meld in enumerate(st.melds):
-            for card in sorted(set(hand)):
-                if quick and not _fits(card, meld, st):
-                    continue
-                for entry in _placements(card, meld, rules):
-                    yield LayOff(index, (entry,))
-    if "borrow" in types:
-        yield from _borrows(st, hand)
-    if "knock" in types:
-        yield from (Knock(c) for c in discardable(st, seat))
-    for card in sorted(set(hand)):
-        yield Discard(card)
+    called, hand = st.call.card, _hand(st, seat)
+    wild = called == JOKER or called in st.rules.meld.wilds
+    for index, meld in enumerate(st.melds):
+        if quick and not _fits(called, meld, st):
+            continue
+        places = [None, *wild_places(called, meld)] if wild else [None]  # PROTOCOL §3
+        for card in sorted(set(hand)):
+            for place in places:
+                yield CallRummy(index, card, place)
+
+
+def _draws(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    yield Draw("stock")
+    if st.rules.options.throw_down:
+        yield from (Draw("discard", c) for c in sorted(set(st.discard)))
+    elif st.discard:
+        yield Draw("discard")
+
+
+def _melds(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    """The best arrangement's melds together (for initial-meld minimums), then each alone and
+    each meld the hand holds."""
+    hand, rules = _hand(st, seat), st.rules.meld
+    best = best_arrangement(hand, rules, st.rules.values.of).melds
+    if st.must_use is not None and st.must_use in hand:  # KALUKI-6: the opening needed
+        rest = list(hand)
+        rest.remove(st.must_use)
+        best = opening_with(rest, st.must_use, st.rules) or best
+    if best:
+        yield MeldAction(tuple(_entries(m) for m in best))
+    for listed in [*best, *candidate_melds(hand, rules)]:
+        yield MeldAction((_entries(listed),))
+
+
+def _swaps(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    hand = _hand(st, seat)
+    for index, meld in enumerate(st.melds):
+        for placed in meld.cards:
+            if placed.is_wild and placed.stands_for in hand:
+                yield SwapJoker(index, placed.stands_for)
+
+
+def _lay_offs(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    hand, rules = _hand(st, seat), st.rules.meld
+    for index, meld in enumerate(st.melds):
+        for card in sorted(set(hand)):
+            if quick and not _fits(card, meld, st):
+                continue
+            for entry in _placements(card, meld, rules):
+                yield LayOff(index, (entry,))
+
+
+def _knocks(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    return (Knock(c) for c in discardable(st, seat))
+
+
+def _discards(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    return (Discard(c) for c in sorted(set(_hand(st, seat))))
 
 
 def _placements(card: str, meld: Meld, rules: MeldRules) -> list[Entry]:
@@ -185,7 +220,8 @@ def _placements(card: str, meld: Meld, rules: MeldRules) -> list[Entry]:
     return [(card, None), *wild_places(card, meld)]
 
 
-def _borrows(st: State, hand: list[str]) -> Iterator[Action]:
+def _borrows(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    hand = _hand(st, seat)
     for index, meld in enumerate(st.melds):
         for card in {meld.codes[0], meld.codes[-1]} if meld.kind == "run" else set(meld.codes):
             for new in candidate_melds(hand + [card], st.rules.meld):
@@ -193,8 +229,8 @@ def _borrows(st: State, hand: list[str]) -> Iterator[Action]:
                     yield Borrow(index, card, tuple((c, None) for c in new))
 
 
-def _declarations(st: State, seat: int, hand: list[str]) -> Iterator[Action]:
-    rules = st.rules
+def _declarations(st: State, seat: int, quick: bool) -> Iterator[Action]:
+    rules, hand = st.rules, _hand(st, seat)
     sizes = [list(p) for p in rules.game.declare_sizes] or None
     may = set(discardable(st, seat))
     for leave_one in (True, False):
@@ -207,9 +243,9 @@ def _declarations(st: State, seat: int, hand: list[str]) -> Iterator[Action]:
             yield Declare(tuple(_entries(m) for m in melds), discard)
 
 
-def _shows(st: State, seat: int, hand: list[str]) -> Iterator[Action]:
+def _shows(st: State, seat: int, quick: bool) -> Iterator[Action]:
     """PHOM-9: the best arrangement, or the locked cards' melds plus the best of the rest."""
-    rules = st.rules.meld
+    rules, hand = st.rules.meld, _hand(st, seat)
     value = st.rules.values.of
     yield Show(tuple(_entries(m) for m in best_arrangement(hand, rules, value).melds))
     locked = phom.lock_melds(hand, st.locked[seat], rules)
@@ -221,3 +257,19 @@ def _shows(st: State, seat: int, hand: list[str]) -> Iterator[Action]:
         extra = best_arrangement(rest, rules, value).melds
         yield Show(tuple(_entries(m) for m in [*locked, *extra]))
     yield Show(())
+
+
+# Each action type's candidates (``quick``: only lay-offs and calls that could fit), in the
+# order the move lists give the types.
+_PROPOSERS: dict[str, Callable[[State, int, bool], Iterable[Action]]] = {
+    "call_rummy": _calls,
+    "draw": _draws,
+    "declare": _declarations,
+    "meld": _melds,
+    "swap_joker": _swaps,
+    "show": _shows,
+    "lay_off": _lay_offs,
+    "borrow": _borrows,
+    "knock": _knocks,
+    "discard": _discards,
+}

@@ -235,12 +235,23 @@ def _emit(chosen: list[tuple[_Shape, int]], pool: list[str], rules: MeldRules) -
 # --- best arrangement ----------------------------------------------------------------------
 
 
+_ARRANGEMENTS: Memo[tuple[tuple[str, ...], MeldRules, Callable[[str], int]], Arrangement] = Memo(
+    "solver: best arrangements", 50_000)
+
+
 def best_arrangement(cards: Sequence[str], rules: MeldRules,
                      value: Callable[[str], int]) -> Arrangement:
     """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12).
 
-    ``value`` must depend on the card alone: the fast path keeps the values it has given.
+    ``value`` must depend on the card alone (the fast path keeps the values it has given, and
+    the answer is remembered by the sorted cards, ``rules`` and ``value``): the move lists and
+    a computer player ask about the same hands again and again.
     """
+    ordered = tuple(sorted(cards))
+    return _ARRANGEMENTS.get((ordered, rules, value), _arrange, ordered, rules, value)
+
+
+def _arrange(cards: Sequence[str], rules: MeldRules, value: Callable[[str], int]) -> Arrangement:
     if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
         return _best_natural(cards, rules, value)
     counts = Counter(cards)
