@@ -39,7 +39,7 @@ from app.engine.actions import (
     Show,
     SwapJoker,
 )
-from app.engine.cards import JOKER, parse_entry, rank_of
+from app.engine.cards import JOKER, RANK_VALUE, parse_entry
 from app.engine.errors import RuleError
 from app.engine.game import apply, is_legal
 from app.engine.melds import form_meld
@@ -170,7 +170,7 @@ class SensibleBot(Bot):
         rules = t.st.rules
         value = self._valuer(t.st)
         with_card = best_arrangement([*t.hand, card], rules.meld, value)
-        if Counter(with_card.deadwood)[card] >= Counter([*t.hand, card])[card]:
+        if with_card.deadwood.count(card) > t.hand.count(card):  # the card would stay unmatched
             return 0
         new = with_card.deadwood_value - max(
             [value(c) for c in with_card.deadwood if c != card], default=0)
@@ -301,20 +301,23 @@ class SensibleBot(Bot):
         best = self._arrangement(st, hand)
         dead = Counter(best.deadwood)
         wilds = st.rules.meld.wilds | {JOKER}
+        worth = self._valuer(st)
         found: tuple[tuple[float, bool, int, int, str], int] | None = None
         order = sorted(set(allowed))  # code order first: a set's order changes per process
-        for card in sorted(order, key=lambda c: (c not in dead, -self._value(st, c))):
-            value = self._value(st, card)
+        for card in sorted(order, key=lambda c: (c not in dead, -worth(c))):
+            value = worth(card)
             left = best.deadwood_value - value
-            near = self._near(st, card, hand)
-            score: float = left + self._risk(st, card)
+            risk = self._risk(st, card)
+            score: float = left + risk
             if card in dead:
+                near = self._near(st, card, hand)
                 score += value / 2 if near else 0  # half a meld: worth keeping a while
             else:
                 if found is not None and score > found[0][0]:  # at best a tie: see its key
                     continue
+                near = self._near(st, card, hand)
                 left = self._deadwood(st, _minus(hand, [card]))
-                score = left + self._risk(st, card)
+                score = left + risk
             key = (score, card in wilds, -value, near, card)
             if found is None or key < found[0]:
                 found = (key, left)
@@ -361,9 +364,10 @@ def _neighbours(card: str, cards: Sequence[str]) -> int:
     """Cards of ``cards`` of the same rank, or of the same suit within two ranks of ``card``."""
     if card == JOKER:
         return len(cards)
-    rank, suit = rank_of(card), card[1]
+    rank, suit = card[0], card[1]
+    value = RANK_VALUE[rank]
     return sum(1 for other in cards if other != card and other != JOKER and (
-        rank_of(other) == rank or (other[1] == suit and abs(rank_of(other) - rank) <= 2)))
+        other[0] == rank or (other[1] == suit and abs(RANK_VALUE[other[0]] - value) <= 2)))
 
 
 def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
