@@ -55,7 +55,7 @@ def play(game: str, games: int, seed: int = 0, a: str = "hard", b: str = "sensib
     """``games`` two-player games of ``game``, ``a`` against ``b``, seats alternating."""
     players = max(2, GAMES[game].min_players)
     rules = match_rules(game, {}, players)
-    hands = 1 if GAMES[game].each_hand_a_game else MAX_HANDS  # NOWRANG-7: a hand is a game
+    hands = 1 if rules.each_hand_a_game else MAX_HANDS  # NOWRANG-7: a hand is a game
     tally = Tally(game)
     start = time.perf_counter()
     for g in range(games):

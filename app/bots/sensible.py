@@ -137,7 +137,7 @@ class SensibleBot(Bot):
         stock = next((d for d in draws if d.source == "stock"), None)
         takes = [d for d in draws if d.source == "discard"]
         declining = stock is not None and not t.st.stock and t.st.rules.options.block_rummy
-        if takes and (t.st.rules.game.rounds is not None or self._opening_take(t)):
+        if takes and t.st.rules.game.take.melds_only(t.st, t.seat):
             return takes[0]  # the engine allows only a take that melds (PHOM-5, KALUKI-6)
         best, gain = None, 0
         if stock is not None and not declining and self._stalling(t):
@@ -159,10 +159,6 @@ class SensibleBot(Bot):
     def _stalling(self, t: _Turn) -> bool:
         """After ``STALL_TURNS`` turns, now and then (``STALL_SHARE``): play differently."""
         return t.st.turns[t.seat] > STALL_TURNS and self.rng.random() < STALL_SHARE
-
-    def _opening_take(self, t: _Turn) -> bool:
-        game = t.st.rules.game
-        return game.discard_take_needs_opening_meld and not t.st.opened[t.seat]
 
     def _take_gain(self, t: _Turn, card: str) -> int:
         """How much less deadwood the turn leaves if ``card`` is taken (and the worst other
@@ -209,7 +205,7 @@ class SensibleBot(Bot):
             after_hand = [*_minus(t.hand, [swap.card]), JOKER]
             if self._deadwood(t.st, after_hand) > now:
                 continue
-            if t.st.rules.game.joker_must_be_played and not self._joker_playable(t, swap):
+            if t.st.rules.game.exchange.jokers_owed and not self._joker_playable(t, swap):
                 continue
             return swap
         return None

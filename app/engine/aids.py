@@ -22,9 +22,7 @@ def seat_aids(st: State, seat: int) -> dict[str, Any]:
     """The aids of ``seat``'s game for its hand now (empty where the game has none)."""
     rules, game = st.rules, st.rules.game
     hand = st.hands[seat] if st.hands else []
-    out: dict[str, Any] = {}
-    if game.knock and hand:
-        out["deadwood"] = best_arrangement(hand, rules.meld, rules.values.of).deadwood_value
+    out: dict[str, Any] = game.hand_end.aid(st, hand)  # KNOCK-4: the deadwood
     if game.initial_meld and hand and not st.opened[seat]:
         melds = best_arrangement(hand, rules.meld, rules.values.of).melds
         points = sum(game.meld_points(form_meld([parse_entry(c) for c in m], rules.meld))

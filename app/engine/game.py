@@ -28,7 +28,6 @@ from .flow import (
     remove_from_hand,
     reset_turn,
 )
-from .opening import can_open_with
 from .phom import Rounds
 from .rules import GameRules
 from .state import CallWindow, Phase, State
@@ -63,8 +62,8 @@ def next_dealer(st: State) -> int:
     if st.hand_no < 0:
         return 0
     last = st.results[-1] if st.results else None
-    if last is not None and last.winner is not None and (
-            st.rules.options.each_hand_own_game or st.rules.game.winner_deals):
+    if last is not None and last.winner is not None \
+            and st.rules.game.order.winner_deals(st.rules.options):
         return last.winner
     return (st.dealer + 1) % st.players
 
@@ -266,12 +265,7 @@ def _verify_draw(st: State, seat: int, act: Draw) -> None:
             raise IllegalAction(Code.STOCK_EMPTY, "the stock is empty; take the discard")
         return
     card = _discard_to_take(st, act)
-    if st.rules.game.discard_take_needs_opening_meld and not st.opened[seat] \
-            and not can_open_with(st.hands[seat], card, st.rules):  # KALUKI-6
-        raise IllegalAction(Code.CANNOT_USE_DISCARD,
-                            f"before opening, take {card} only to use it in a 51 opening")
-    if st.rules.game.rounds is not None:  # PHOM-5, PHOM-6
-        st.rules.game.rounds.check_take(st, seat, card)
+    st.rules.game.take.check(st, seat, card)  # KALUKI-6, PHOM-5, PHOM-6
 
 
 def _discard_to_take(st: State, act: Draw) -> str:
@@ -306,10 +300,8 @@ def _do_draw(st: State, seat: int, act: Draw, events: Events) -> None:
     else:
         _draw_discard(st, seat, act, events)
     st.drawn += 1
-    # BOAT-2: a second card after the discard, if any card is left to take (Resolution).
-    boat_second = (first and act.source == "discard" and st.rules.game.draw_two_from_discard
-                   and (st.stock or st.discard))
-    st.phase = Phase.DRAW_SECOND if boat_second else Phase.PLAY
+    second = first and act.source == "discard" and st.rules.game.take.takes_second(st)  # BOAT-2
+    st.phase = Phase.DRAW_SECOND if second else Phase.PLAY
 
 
 def _draw_stock(st: State, seat: int, events: Events) -> None:
@@ -330,10 +322,7 @@ def _draw_discard(st: State, seat: int, act: Draw, events: Events) -> None:
         st.discard.pop(len(st.discard) - 1 - st.discard[::-1].index(card))
     else:
         st.discard.pop()
-    if st.rules.game.discard_take_needs_opening_meld and not st.opened[seat]:  # KALUKI-6
-        st.must_use = card
-    if st.rules.game.rounds is not None:  # PHOM-5, PHOM-6, PHOM-14
-        st.rules.game.rounds.took(st, seat, card)
+    st.rules.game.take.took(st, seat, card)  # KALUKI-6, PHOM-5, PHOM-6, PHOM-14
     st.hands[seat].append(card)
     st.taken.append(card)
     st.known[seat].append(card)
@@ -391,7 +380,7 @@ def _verify_early_declare(st: State, seat: int, act: Declare) -> None:
 
 
 def _may_declare_before_drawing(st: State, seat: int) -> bool:
-    return st.rules.game.declare_before_draw and st.turns[seat] == 0  # CONT-6
+    return st.rules.game.order.may_declare_before_draw(st, seat)  # CONT-6
 
 
 def _do_early_declare(st: State, seat: int, act: Declare, events: Events) -> None:

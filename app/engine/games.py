@@ -8,6 +8,15 @@ from ..refusals import Code
 from .errors import InvalidOptions, excerpt
 from .melds import AceModel, MeldRules
 from .options import option_defaults, options_schema
+from .parts import (
+    CONTINENTAL_ORDER,
+    END_JOKER_MOVES,
+    EXCHANGE_AFTER_OPENING,
+    EXCHANGE_BEFORE_MELDING,
+    KNOCKING,
+    TAKE_FOR_OPENING,
+    TAKE_TWO,
+)
 from .phom import ROUNDS
 from .rules import CardValues, GameDef, GameRules
 from .scoring import Scoring
@@ -50,7 +59,7 @@ BOAT_HOUSE = GameDef(
     min_players=2, max_players=6,
     allowed_options=frozenset({"card_count_scoring"}) | _WIN,
     deal_size=_deal_10_7_6, meld=MeldRules(ace=AceModel.WRAP), values=CardValues(ace=11),
-    table_melds=False, declare=True, draw_two_from_discard=True,
+    table_melds=False, declare=True, take=TAKE_TWO,
     scoring=Scoring.WINNER_TAKES_DEADWOOD,
 )
 
@@ -65,7 +74,7 @@ KALUKI = GameDef(
     deal_size=lambda players: 15, decks=lambda players: 2, jokers=lambda players: 4,
     meld=MeldRules(ace=AceModel.HIGH_OR_LOW, wilds=JOKERS, designate_set_wilds=True),
     values=CardValues(ace=15, joker=25),
-    initial_meld=51, joker_exchange=True, discard_take_needs_opening_meld=True,
+    initial_meld=51, take=TAKE_FOR_OPENING, exchange=EXCHANGE_BEFORE_MELDING,
     scoring=Scoring.WINNER_TAKES_HANDS,
 )
 
@@ -81,7 +90,7 @@ DOUBLE_RUM = GameDef(
     deal_size=lambda players: 10, decks=lambda players: 2, jokers=lambda players: 4,
     meld=MeldRules(ace=AceModel.HIGH_OR_LOW, set_max=None, set_distinct_suits=False,
                    wilds=JOKERS),
-    values=CardValues(ace=11, joker=15), end_joker_moves=True,
+    values=CardValues(ace=11, joker=15), end_jokers=END_JOKER_MOVES,
     scoring=Scoring.WINNER_TAKES_HANDS,
 )
 
@@ -93,7 +102,7 @@ KNOCK = GameDef(
         "who is undercut pays 10."),
     min_players=2, max_players=5, allowed_options=_WIN,
     deal_size=_deal_10_7_6, meld=MeldRules(ace=AceModel.LOW), values=CardValues(ace=1),
-    table_melds=False, knock=True, scoring=Scoring.KNOCK,
+    table_melds=False, hand_end=KNOCKING, scoring=Scoring.KNOCK,
 )
 
 CONTINENTAL = GameDef(
@@ -109,8 +118,8 @@ CONTINENTAL = GameDef(
     meld=MeldRules(ace=AceModel.HIGH_OR_LOW, sets=False, wilds=JOKERS),
     values=CardValues(),
     table_melds=False, declare=True,
-    declare_sizes=((5, 4, 3, 3), (4, 4, 4, 3), (3, 3, 3, 3, 3)), declare_before_draw=True,
-    mandatory_discard=False, scoring=Scoring.CONTINENTAL, fixed_hands=True, winner_deals=True,
+    declare_sizes=((5, 4, 3, 3), (4, 4, 4, 3), (3, 3, 3, 3, 3)), order=CONTINENTAL_ORDER,
+    mandatory_discard=False, scoring=Scoring.CONTINENTAL, fixed_hands=True,
 )
 
 QUEEN_CITY = GameDef(
@@ -133,7 +142,8 @@ PHOM = GameDef(
     allowed_options=frozenset({"hands", "no_layoff_on_others", "discard_penalties"}),
     deal_size=lambda players: 9, first_player_extra=1, upcard=False,
     meld=MeldRules(ace=AceModel.LOW), values=CardValues(ace=1, jack=11, queen=12, king=13),
-    table_melds=False, declare=True, rounds=ROUNDS, scoring=Scoring.PHOM, fixed_hands=True,
+    table_melds=False, declare=True, take=ROUNDS, rounds=ROUNDS, scoring=Scoring.PHOM,
+    fixed_hands=True,
 )
 
 GERMAN = GameDef(
@@ -147,8 +157,8 @@ GERMAN = GameDef(
     meld=MeldRules(ace=AceModel.HIGH_OR_LOW, wilds=JOKERS, wilds_at_most_naturals=True,
                    designate_set_wilds=True),
     values=CardValues(ace=11, joker=30), initial_meld=40, low_ace_in_run=1,
-    mandatory_discard=True, joker_exchange=True, exchange_needs_opening=True,
-    joker_must_be_played=True, scoring=Scoring.PENALTY, fixed_hands=True, lowest_wins=True,
+    mandatory_discard=True, exchange=EXCHANGE_AFTER_OPENING, scoring=Scoring.PENALTY,
+    fixed_hands=True,
 )
 
 NOWRANG = GameDef(
@@ -160,7 +170,7 @@ NOWRANG = GameDef(
     deal_size=lambda players: 10, first_player_extra=1, upcard=False,
     meld=MeldRules(ace=AceModel.HIGH_ONLY, sets=False), values=CardValues(),
     table_melds=False, declare=True, declare_sizes=((4, 3, 3),), mandatory_discard=True,
-    scoring=Scoring.TALLY, each_hand_a_game=True,
+    scoring=Scoring.TALLY,
 )
 
 GAMES: dict[str, GameDef] = {g.key: g for g in (

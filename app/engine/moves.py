@@ -130,8 +130,7 @@ def _fits(card: str, meld: Meld, st: State) -> bool:
     first, last = run_values(meld)
     if card == make_code(first - 1, suit) or card == make_code(last + 1, suit):
         return True
-    return st.rules.game.end_joker_moves and any(  # DOUBLE-6: the end joker moves on
-        p.is_wild and p.stands_for == card for p in (meld.cards[0], meld.cards[-1]))
+    return st.rules.game.end_jokers.fits(card, meld)  # DOUBLE-6: the end joker moves on
 
 
 _ENTRIES: Memo[Listed, tuple[Entry, ...]] = Memo("moves: listings as entries", 50_000)

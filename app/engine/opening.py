@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .cards import JOKER, SUITS, make_code, parse_entry, rank_of
 from .errors import IllegalAction
 from .melds import AceModel, MeldRules, form_meld
-from .rules import GameRules
 from .solver import Listed
+
+if TYPE_CHECKING:  # the rules name the parts, and a part asks this module (KALUKI-6)
+    from .rules import GameRules
 
 
 @dataclass(frozen=True)

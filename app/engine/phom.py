@@ -1,7 +1,8 @@
 """Phỏm's own mechanics (PHOM-3..14): four rounds, locked cards, hidden melds and the final show.
 
-:class:`Rounds` is the part a game played in Phỏm's rounds names (``GameDef.rounds``); the
-engine asks it wherever such a game differs and nowhere tests which game it is.
+:class:`Rounds` is the part a game played in Phỏm's rounds names (``GameDef.rounds``, and
+``GameDef.take``); the engine asks it wherever such a game differs and nowhere tests which game
+it is.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .errors import IllegalAction
 from .flow import Events, hand_after, place_meld, remove_from_hand
 from .melds import Meld, MeldRules, form_meld
 from .options import Options
+from .parts import Take
 from .solver import candidate_melds
 from .state import HandResult, State
 
@@ -129,16 +131,17 @@ def hand_complete(st: State) -> bool:
     return all(t >= LAST_TURN for t in st.turns)
 
 
-class Rounds:
+class Rounds(Take):
     """PHOM-3..14: a hand of four rounds; a taken discard is locked into a meld until the
-    fourth turn's show; lay-offs after the show; the hand ends after the fourth turns."""
+    fourth turn's show; lay-offs after the show; the hand ends after the fourth turns. The
+    game's take is this part too (``GameDef.take``): a take must complete a meld."""
 
     def action_types(self, options: Options) -> frozenset[str]:
         """PHOM-9, PHOM-13: the show, and lay-offs unless the room plays without them."""
         return frozenset({"show"} | (set() if options.no_layoff_on_others else {"lay_off"}))
 
     # PHOM-5, PHOM-6, PHOM-9, PHOM-13, PHOM-8: the module's checks, as the part's
-    check_take = staticmethod(check_take)
+    check = staticmethod(check_take)
 
     def took(self, st: State, seat: int, card: str) -> None:
         """PHOM-5, PHOM-6: the taken card is locked; PHOM-14: the discarder pays one."""
@@ -147,6 +150,9 @@ class Rounds:
             st.takes[seat] += 1
             st.hand_scores[(seat - 1) % st.players] -= 1
             st.hand_scores[seat] += 1
+
+    def melds_only(self, st: State, seat: int) -> bool:
+        return True  # PHOM-5
 
     check_discard = staticmethod(check_discard)
 

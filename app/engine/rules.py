@@ -17,6 +17,18 @@ from .cards import JOKER, rank_of
 from .errors import InvalidOptions, excerpt
 from .melds import AceModel, Meld, MeldRules
 from .options import Options, parse_options
+from .parts import (
+    FIXED_END_JOKERS,
+    GOING_OUT,
+    NO_EXCHANGE,
+    PLAIN_ORDER,
+    TAKE_ONE,
+    EndJokers,
+    Exchange,
+    HandEnd,
+    Order,
+    Take,
+)
 
 if TYPE_CHECKING:
     from .phom import Rounds
@@ -49,7 +61,8 @@ class CardValues:
 
 @dataclass(frozen=True)
 class GameDef:
-    """One of the ten games: the data of its RULES.md parameter block."""
+    """One of the ten games: the data of its RULES.md parameter block and the parts
+    (``parts.py``, ``scoring.py``, ``phom.py``) where it differs from the others."""
 
     key: str
     name: str
@@ -68,23 +81,18 @@ class GameDef:
     table_melds: bool = True
     declare: bool = False
     declare_sizes: tuple[tuple[int, ...], ...] = ()  # CONT-6, NOWRANG-6: meld size patterns
-    declare_before_draw: bool = False  # CONT-6: on a player's own first turn
     initial_meld: int = 0
     low_ace_in_run: int | None = None  # GERMAN-9: an ace below the 2 counts 1 in a meld
     mandatory_discard: bool = False
-    draw_two_from_discard: bool = False  # BOAT-2
-    joker_exchange: bool = False  # KALUKI-7, GERMAN-8
-    exchange_needs_opening: bool = False  # GERMAN-7
-    joker_must_be_played: bool = False  # GERMAN-8
-    discard_take_needs_opening_meld: bool = False  # KALUKI-6
-    end_joker_moves: bool = False  # DOUBLE-6
-    knock: bool = False  # KNOCK-4
+    # The parts where games differ (parts.py): each game names one of each, the plain by default.
+    take: Take = TAKE_ONE  # BOAT-2, KALUKI-6, PHOM-5
+    order: Order = PLAIN_ORDER  # CONT-2, CONT-6
+    end_jokers: EndJokers = FIXED_END_JOKERS  # DOUBLE-6
+    exchange: Exchange = NO_EXCHANGE  # KALUKI-7, GERMAN-7, GERMAN-8
+    hand_end: HandEnd = GOING_OUT  # KNOCK-4
     rounds: Rounds | None = None  # PHOM-3..14: four rounds, locked cards, show
     default_target: int | None = 100
     fixed_hands: bool = False
-    each_hand_a_game: bool = False  # NOWRANG-7
-    lowest_wins: bool = False  # GERMAN-12: penalty points
-    winner_deals: bool = False  # CONT-2
 
     def meld_points(self, meld: Meld) -> int:
         """A meld's worth for the initial-meld minimum (KALUKI-5, GERMAN-9)."""
@@ -136,12 +144,10 @@ class GameRules:
         types = {"draw", "discard"}
         if self.table_melds:
             types |= {"meld", "lay_off"} | ({"borrow"} if options.borrowing else set())
-        if game.joker_exchange:
-            types.add("swap_joker")
+        types |= game.exchange.action_types()
         if self.declare:
             types.add("declare")
-        if game.knock:
-            types.add("knock")
+        types |= game.hand_end.action_types()
         if game.rounds is not None:
             types |= game.rounds.action_types(options)
         return frozenset(types)
@@ -159,7 +165,7 @@ def _resolve(game: GameDef, options: Options, players: int) -> GameRules:
         meld = replace(meld, wilds=meld.wilds | {"2C", "2D", "2H", "2S"})
     target: int | None = None
     hands: int | None = None
-    each_hand_a_game = options.each_hand_own_game or game.each_hand_a_game
+    each_hand_a_game = options.each_hand_own_game or game.scoring.each_hand_a_game
     if game.fixed_hands:
         hands = options.hands or players
     elif not each_hand_a_game:

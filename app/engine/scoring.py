@@ -46,6 +46,8 @@ class WinnerTakesHands:
     what each other player owes a winner who went out, ``settle`` turns that into score changes.
     """
 
+    each_hand_a_game = False  # NOWRANG-7: a hand won is the game won (``GameRules`` resolves it)
+
     def __init__(self, name: str) -> None:
         self.name = name
 
@@ -75,6 +77,14 @@ class WinnerTakesHands:
         scores = [0] * players
         scores[winner] = sum(owed.values())
         return owed, scores
+
+    def best(self, totals: list[int]) -> int:
+        """GEN-15: the winning game total after a fixed number of hands: the highest."""
+        return max(totals)
+
+    def better(self, total: int, other: int) -> bool:
+        """Is game total ``total`` ahead of ``other`` (finishing ranks)?"""
+        return total > other
 
 
 class WinnerTakesDeadwood(WinnerTakesHands):
@@ -142,9 +152,19 @@ class Penalty(WinnerTakesHands):
             scores[s] = points
         return owed, scores
 
+    def best(self, totals: list[int]) -> int:
+        """GERMAN-12: penalty points: the lowest total wins."""
+        return min(totals)
+
+    def better(self, total: int, other: int) -> bool:
+        return total < other
+
 
 class Tally(WinnerTakesHands):
-    """NOWRANG-7, OPT-WIN-2: a hand won counts one; each other player owes one."""
+    """NOWRANG-7, OPT-WIN-2: a hand won counts one; each other player owes one. A game
+    scored so is won in one hand."""
+
+    each_hand_a_game = True
 
     def settle(self, owed: dict[int, int], winner: int,
                players: int) -> tuple[dict[int, int], list[int]]:
@@ -321,7 +341,7 @@ def game_result(st: State, result: HandResult) -> tuple[bool, int | None]:
     if rules.hands is not None:  # a fixed number of hands (CONT-8, PHOM-12, GERMAN-12)
         if st.hand_no + 1 < rules.hands:
             return False, None
-        best = min(totals) if rules.game.lowest_wins else max(totals)
+        best = rules.game.scoring.best(totals)
         leaders = [s for s, t in enumerate(totals) if t == best]
         return True, leaders[0] if len(leaders) == 1 else None
     top = max(totals)

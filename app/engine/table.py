@@ -125,15 +125,13 @@ def laid_off(meld: Meld, entries: list[Entry] | tuple[Entry, ...], rules: GameRu
     """GEN-10 with DOUBLE-6: ``meld`` with ``entries`` laid off, or raise (the one check used
     by lay-offs and by Rummy calls; remembered, for it does not depend on the meld's number)."""
     entries = tuple(entries)
-    got = raised(_LAID.get((meld, entries, rules.meld, rules.game.end_joker_moves),
+    got = raised(_LAID.get((meld, entries, rules.meld, rules.game.end_jokers),
                            outcome, _laid_off, meld, entries, rules))
     return Meld(got.kind, got.cards, got.owner, got.start, id=meld.id)
 
 
 def _laid_off(meld: Meld, entries: tuple[Entry, ...], rules: GameRules) -> Meld:
-    listed = list(entries)
-    if rules.game.end_joker_moves:
-        meld, listed = _move_end_joker(meld, listed, rules)
+    meld, listed = rules.game.end_jokers.move(meld, list(entries), rules.meld)  # DOUBLE-6
     return extend_meld(meld, listed, rules.meld) if listed else meld
 
 
@@ -181,31 +179,6 @@ def misfit(exc: IllegalAction, meld: Meld, entries: list[Entry],
                 fields["card"] = entry[0]
                 break
     return IllegalAction(exc.code, exc.message, fields)
-
-
-def _move_end_joker(meld: Meld, entries: list[Entry],
-                    rules: GameRules) -> tuple[Meld, list[Entry]]:
-    """DOUBLE-6: the natural card an end joker stands for replaces it; the joker moves to the
-    other end of the run and stands for the next rank beyond it."""
-    if meld.kind != "run":
-        return meld, entries
-    for index, (card, designation) in enumerate(entries):
-        if designation is not None:
-            continue
-        ends = (0, len(meld.cards) - 1)
-        end = next((e for e in ends if meld.cards[e].is_wild
-                    and meld.cards[e].stands_for == card), None)
-        if end is None:
-            continue
-        joker = meld.cards[end].card
-        naturals = [(p.card, p.stands_for if p.is_wild else None) for p in meld.cards]
-        naturals[end] = (card, None)
-        listing = [(joker, None)] + naturals if end == len(meld.cards) - 1 else naturals + [
-            (joker, None)]
-        moved = form_meld(listing, rules.meld, owner=meld.owner)  # invalid past the ace
-        moved = Meld(moved.kind, moved.cards, meld.owner, moved.start, id=meld.id)
-        return moved, entries[:index] + entries[index + 1:]
-    return meld, entries
 
 
 # --- borrow -----------------------------------------------------------------------------------
@@ -276,18 +249,14 @@ def _swapped(target: Meld, act: SwapJoker) -> tuple[Meld, str]:
 
 def verify_swap_joker(st: State, seat: int, act: SwapJoker) -> None:
     """KALUKI-7, GERMAN-8: put the natural card in the wild's place and take the wild."""
-    game = st.rules.game
-    if game.exchange_needs_opening and not st.opened[seat]:  # GERMAN-7
-        raise IllegalAction(Code.MUST_MELD_FIRST, "make your initial meld before exchanging")
-    if not game.exchange_needs_opening and st.acted:  # KALUKI-7
-        raise IllegalAction(Code.SWAP_TOO_LATE,
-                            "exchange jokers after drawing, before melding or laying off")
+    exchange = st.rules.game.exchange
+    exchange.check(st, seat)  # KALUKI-7, GERMAN-7
     swapped, wild = _swapped(meld_at(st, act.meld), act)
     if act.card == st.must_use and st.hands[seat].count(act.card) <= 1:  # KALUKI-6
         raise IllegalAction(Code.MUST_USE_TAKEN_CARD,
                             f"your opening must use the {act.card} you took", {"card": act.card})
     rest = hand_after(st, seat, [act.card])
-    if game.joker_must_be_played and not _joker_playable(st, seat, rest, swapped, act.meld, wild):
+    if exchange.jokers_owed and not _joker_playable(st, seat, rest, swapped, act.meld, wild):
         raise IllegalAction(Code.JOKER_UNPLAYABLE,  # GERMAN-8 with the GEN-8 corollary
                             "you could not play that joker and still discard this turn")
 
@@ -296,8 +265,7 @@ def do_swap_joker(st: State, seat: int, act: SwapJoker, events: Events) -> None:
     st.melds[act.meld], wild = _swapped(st.melds[act.meld], act)
     remove_from_hand(st, seat, [act.card])
     st.hands[seat].append(wild)
-    if st.rules.game.joker_must_be_played:
-        st.jokers_to_play += 1
+    st.jokers_to_play += st.rules.game.exchange.jokers_owed  # GERMAN-8
     events.append({"type": "swap_joker", "seat": seat, "meld": act.meld, "card": act.card})
 
 

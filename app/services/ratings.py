@@ -48,10 +48,10 @@ def ordinal(mu: float, sigma: float) -> float:
 
 def finishing_ranks(game: str, totals: Sequence[int], winner: int | None) -> list[int]:
     """Each seat's place (0 best): the winner first, then by total; ties share a place."""
-    lowest = game_def(game).lowest_wins
+    scoring = game_def(game).scoring  # GERMAN-12: the lowest total may be the best
 
     def better(a: int, b: int) -> bool:
-        return totals[a] < totals[b] if lowest else totals[a] > totals[b]
+        return scoring.better(totals[a], totals[b])
 
     seats = range(len(totals))
     return [0 if s == winner else

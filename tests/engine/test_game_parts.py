@@ -1,7 +1,9 @@
 """Issue 20: a game's behaviours live in the parts its definition names, not in rules that ask
 which game this is. Walks the engine's source and fails on a comparison with a game's key, a
-dispatch on a scoring rule's name, a read of the removed ``phom`` flag, or a read of a one-game
-flag that is not in ``ONE_GAME_FLAGS`` (the flags still to become parts: the next steps)."""
+dispatch on a scoring rule's name or a read of the removed ``phom`` flag; and fails on any
+boolean field of ``GameDef`` that only one game sets: a mechanism one game has is a part of
+``parts.py`` (take, order, end jokers, exchange, hand end), of ``scoring.py`` (GERMAN-12's lowest
+total, NOWRANG-7's one-hand game) or Phỏm's rounds, named on the game's definition."""
 
 from __future__ import annotations
 
@@ -13,22 +15,15 @@ from app.engine.actions import ACTION_TYPES
 from app.engine.games import GAMES
 from app.engine.rules import GameDef
 
-ENGINE = Path(__file__).resolve().parents[2] / "app" / "engine"
+APP = Path(__file__).resolve().parents[2] / "app"
+ENGINE = APP / "engine"
 
-# One-game flags still read as flags, and the modules that read them. A flag that becomes a
-# part leaves this table; a new one-game flag, or a read elsewhere, fails the test.
-ONE_GAME_FLAGS: dict[str, frozenset[str]] = {
-    "declare_before_draw": frozenset({"game.py"}),  # CONT-6
-    "winner_deals": frozenset({"game.py"}),  # CONT-2
-    "draw_two_from_discard": frozenset({"game.py"}),  # BOAT-2
-    "discard_take_needs_opening_meld": frozenset({"game.py"}),  # KALUKI-6
-    "end_joker_moves": frozenset({"moves.py", "table.py"}),  # DOUBLE-6
-    "exchange_needs_opening": frozenset({"table.py"}),  # GERMAN-7
-    "joker_must_be_played": frozenset({"table.py"}),  # GERMAN-8
-    "lowest_wins": frozenset({"scoring.py"}),  # GERMAN-12
-    "knock": frozenset({"aids.py", "rules.py"}),  # KNOCK-4
-    "each_hand_a_game": frozenset({"rules.py"}),  # NOWRANG-7: resolved once into GameRules
-}
+# The one-game flags the parts replaced: nothing in the engine or the bots reads them any more.
+REMOVED_FLAGS = frozenset({
+    "declare_before_draw", "winner_deals", "draw_two_from_discard",
+    "discard_take_needs_opening_meld", "end_joker_moves", "joker_exchange",
+    "exchange_needs_opening", "joker_must_be_played", "lowest_wins", "knock",
+    "each_hand_a_game"})
 
 
 def _trees() -> list[tuple[str, ast.AST]]:
@@ -42,7 +37,7 @@ def _one_game_flags() -> set[str]:
 
 
 def _is_game(node: ast.expr) -> bool:
-    """``game`` or ``….game``: a GameDef, as the engine names it."""
+    """``game`` or ``….game``: a GameDef, as the engine and the bots name it."""
     return (isinstance(node, ast.Name) and node.id == "game") or (
         isinstance(node, ast.Attribute) and node.attr == "game")
 
@@ -72,12 +67,18 @@ def test_phom_is_read_only_as_its_rounds() -> None:
     assert found == []
 
 
-def test_one_game_flags_are_read_only_where_listed() -> None:
-    flags = _one_game_flags()
-    assert flags == set(ONE_GAME_FLAGS), "a one-game flag was added or became a part"
-    reads: dict[str, set[str]] = {flag: set() for flag in flags}
-    for name, tree in _trees():
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and node.attr in flags and _is_game(node.value):
-                reads[node.attr].add(name)
-    assert reads == {flag: set(files) for flag, files in ONE_GAME_FLAGS.items()}
+def test_no_game_def_field_is_a_one_game_flag() -> None:
+    assert _one_game_flags() == set(), "make the mechanism a part the game's definition names"
+
+
+def test_removed_flags_are_read_from_no_game_definition() -> None:
+    """``GameRules.each_hand_a_game`` (OPT-WIN-2 resolved with the scoring part) and the
+    scoring parts' own answer stay; a read of a removed flag on a definition does not."""
+    found = []
+    for path in sorted([*ENGINE.glob("*.py"), *(APP / "bots").glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in REMOVED_FLAGS \
+                    and _is_game(node.value):
+                found.append(f"{path.name}:{node.lineno} reads game.{node.attr}")
+    assert found == []
+    assert not REMOVED_FLAGS & {f.name for f in dataclasses.fields(GameDef)}
