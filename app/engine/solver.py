@@ -238,6 +238,10 @@ def _pools(cards: Sequence[str], rules: MeldRules) -> Iterator[tuple[Counter[str
     """
     counts = Counter(cards)
     twos = sorted(c for c in counts if c != JOKER and c in rules.wilds)
+    if not twos:
+        jokers = counts.pop(JOKER, 0)
+        yield counts, [JOKER] * jokers
+        return
     choices = sorted(product(*(range(counts[c] + 1) for c in twos)), key=lambda t: (sum(t), t))
     for choice in choices:
         naturals = Counter({c: k for c, k in counts.items() if c != JOKER})
@@ -297,10 +301,51 @@ def best_arrangement(cards: Sequence[str], rules: MeldRules,
                      value: Callable[[str], int]) -> Arrangement:
     """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12).
 
-    ``value`` must depend on the card alone: the fast path keeps the values it has given.
+    ``value`` must depend on the card alone: the fast paths keep the values they have given.
     """
-    if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
+    if not any(c == JOKER or c in rules.wilds for c in cards):
+        if not rules.sets:
+            return _best_by_suit(cards, rules, value)
+        if len(set(cards)) == len(cards):
+            return _best_natural(cards, rules, value)
+    return _best_general(cards, rules, value)
+
+
+_SUIT_BEST: Memo[tuple[tuple[str, ...], MeldRules, Callable[[str], int]], Arrangement] = Memo(
+    "solver: one suit's best runs", 20_000)
+
+
+def _best_by_suit(cards: Sequence[str], rules: MeldRules,
+                  value: Callable[[str], int]) -> Arrangement:
+    """Runs only and no wild card: no meld spans two suits, so each suit is arranged on its own
+    (remembered) and the answers are joined suit by suit, the order of the whole hand's walk."""
+    suits: dict[str, list[str]] = {}
+    for c in sorted(cards, key=_ORDER.__getitem__):
+        suits.setdefault(c[1], []).append(c)
+    melds: list[Listed] = []
+    dead: list[str] = []
+    total = 0
+    for held in suits.values():
+        try:
+            arr = _SUIT_BEST.get((tuple(held), rules, value), _best_one_suit, held, rules, value)
+        except TypeError:  # an unhashable value function: nothing is kept
+            arr = _best_one_suit(held, rules, value)
+        melds += arr.melds
+        dead += arr.deadwood
+        total += arr.deadwood_value
+    return Arrangement(tuple(melds), tuple(dead), total)
+
+
+def _best_one_suit(cards: list[str], rules: MeldRules,
+                   value: Callable[[str], int]) -> Arrangement:
+    if len(set(cards)) == len(cards):
         return _best_natural(cards, rules, value)
+    return _best_general(cards, rules, value)
+
+
+def _best_general(cards: Sequence[str], rules: MeldRules,
+                  value: Callable[[str], int]) -> Arrangement:
+    """Any hand: the table of skeletons and the search over every split of the wild twos."""
     counts = Counter(cards)
     jokers = counts.pop(JOKER, 0)
     twos = sorted(c for c in counts if c in rules.wilds)
@@ -680,6 +725,8 @@ def _cover(tab: _Table, pool: list[str], rules: MeldRules,
            discard: Callable[[str], bool] | None,
            patterns: frozenset[tuple[int, ...]] | None) -> Whole | None:
     """Cover every natural of ``tab`` and every wild of ``pool``, leaving one natural if asked."""
+    if not _may_cover(tab, discard):
+        return None
     moves, unit, guard, width, codes = tab.moves, tab.unit, tab.guard, tab.width, tab.codes
     shapes = tab.shapes
     full = patterns or frozenset()
@@ -772,6 +819,21 @@ def _cover(tab: _Table, pool: list[str], rules: MeldRules,
             chosen.append(step[0])
             state, w, have = step[1], step[2], step[3]
     return tuple(_emit(chosen, pool, rules)), dropped
+
+
+def _may_cover(tab: _Table, discard: Callable[[str], bool] | None) -> bool:
+    """A cheap necessary condition for a cover: the cards in no skeleton of the table can only
+    be the one card left over."""
+    covered = 0
+    for group in tab.moves:
+        for delta, _, _ in group:
+            covered |= delta
+    count = (1 << (tab.width - 1)) - 1
+    dead = [(code, tab.start >> (tab.width * f) & count) for f, code in enumerate(tab.codes)
+            if not covered >> (tab.width * f) & count]
+    if not dead:
+        return True
+    return discard is not None and len(dead) == 1 and dead[0][1] == 1 and discard(dead[0][0])
 
 
 def _sized_step(tab: _Table, shapes: list[_Shape], state: int, w: int, have: tuple[int, ...],
