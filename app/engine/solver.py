@@ -104,17 +104,28 @@ class _Table:
                             (held, spec), _set_shapes, held, spec):
                         out.append(_Shape(self.pack(picked), need, room, "set", listed))
         if rules.runs:
-            groups.clear()
+            suits: dict[str, list[str]] = {}
             for code in self.codes:
-                groups.setdefault(code[1], []).append(code)
+                suits.setdefault(code[1], []).append(code)
             width, key = self.width, (wilds, rules.ace, rules.wilds_at_most_naturals)
-            for codes in groups.values():
+            for codes in suits.values():
                 present = tuple(codes)
                 shift = width * self.field[present[0]]
                 for local, need, room, chain in _RUN_SHAPES.get(
                         (present, width, key), _run_shapes, present, width, *key):
                     out.append(_Shape(local << shift, need, room, "run", chain))
         return out
+
+
+_TABLES: Memo[tuple[tuple[tuple[str, int], ...], int, MeldRules], _Table] = Memo(
+    "solver: a hand's table", 5_000)
+
+
+def _table(naturals: Counter[str], wilds: int, rules: MeldRules) -> _Table:
+    """The table of a hand (remembered: the move list, the legality checks and the bots ask
+    about the same hands; a table is never changed once built)."""
+    return _TABLES.get((tuple(sorted(naturals.items())), wilds, rules), _Table, naturals,
+                       wilds, rules)
 
 
 def _shape_order(shape: _Shape) -> tuple[int, int, tuple[tuple[int, str], ...]]:
@@ -349,7 +360,7 @@ def _best_general(cards: Sequence[str], rules: MeldRules,
     counts = Counter(cards)
     jokers = counts.pop(JOKER, 0)
     twos = sorted(c for c in counts if c in rules.wilds)
-    tab = _Table(counts, jokers + sum(counts[c] for c in twos), rules)
+    tab = _table(counts, jokers + sum(counts[c] for c in twos), rules)
     worth = [value(c) for c in tab.codes]
     wild_value = {c: value(c) for c in [JOKER, *twos]}
     memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
@@ -625,7 +636,7 @@ def _whole(cards: Sequence[str], rules: MeldRules, discard: Callable[[str], bool
     if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
         return _whole_natural(cards, rules, discard, patterns)
     for naturals, pool in _pools(cards, rules):
-        tab = _Table(naturals, len(pool), rules)
+        tab = _table(naturals, len(pool), rules)
         if discard is None:
             found = _cover(tab, pool, rules, None, patterns)
         else:
@@ -859,11 +870,11 @@ def usable_in_meld(card: str, hand: Sequence[str], rules: MeldRules) -> bool:
     for naturals, pool in _pools(hand, rules):
         w = len(pool)
         if card != JOKER:  # the card as a natural
-            tab = _Table(naturals + Counter([card]), w, rules)
+            tab = _table(naturals + Counter([card]), w, rules)
             if any(c == card for g in tab.shapes for s in g for _, c in s.naturals):
                 return True
         if card == JOKER or card in rules.wilds:  # the card as a wild
-            tab = _Table(naturals, w + 1, rules)
+            tab = _table(naturals, w + 1, rules)
             if any(max(s.need, 1) <= min(s.room, w + 1) for g in tab.shapes for s in g):
                 return True
     return False
