@@ -265,6 +265,8 @@ def _pools(cards: Sequence[str], rules: MeldRules) -> Iterator[tuple[Counter[str
 
 def _listing(shape: _Shape, wilds: list[str], rules: MeldRules) -> Listed:
     """List ``shape`` with the given wild cards as a player would (runs ascending)."""
+    if not wilds:  # its naturals as they stand: a set, or a run without a gap
+        return tuple(c for _, c in shape.naturals)
     if shape.kind == "set":
         codes = [c for _, c in shape.naturals]
         rank = RANKS[rank_of(codes[0]) - 1]
