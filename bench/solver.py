@@ -1,7 +1,8 @@
 """Timing of the best-arrangement solver (GEN-12) on four kinds of hands, against the targets.
 
-``python -m bench.solver`` times ``best_arrangement`` on each workload three times (best of
-three, as the machine is shared) and prints hands/s, p50 and p99 next to the target, by the
+``python -m bench.solver`` times the search (``search_arrangement``: ``best_arrangement`` without
+its memo) on each workload three times, fresh hands each time (best of three, as the
+machine is shared) and prints hands/s, p50 and p99 next to the target, by the
 wall clock and by CPU time (on a loaded machine the wall clock's p99 is mostly the time slices
 given to other processes):
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass, replace
 from app.engine import games
 from app.engine.cards import RANKS, SUITS, make_code, standard_pack
 from app.engine.melds import MeldRules
-from app.engine.solver import best_arrangement
+from app.engine.solver import search_arrangement
 
 STANDARD = games.STANDARD.meld
 KALUKI = games.KALUKI.meld
@@ -91,7 +92,7 @@ WORKLOADS = [
 
 def time_hands(hands: list[list[str]], rules: MeldRules,
                value: Callable[[str], int]) -> dict[str, float]:
-    """hands/s, p50, p99 and max milliseconds of ``best_arrangement`` over ``hands``, by the
+    """hands/s, p50, p99 and max milliseconds of ``search_arrangement`` over ``hands``, by the
     wall clock and by this thread's CPU time (which leaves out time the shared machine's
     scheduler gave to other processes)."""
     wall, cpu = [], []
@@ -101,7 +102,7 @@ def time_hands(hands: list[list[str]], rules: MeldRules,
         clock, thread = time.perf_counter, time.thread_time
         for hand in hands:
             start, start_cpu = clock(), thread()
-            best_arrangement(hand, rules, value)
+            search_arrangement(hand, rules, value)
             cpu.append(thread() - start_cpu)
             wall.append(clock() - start)
     finally:
@@ -119,10 +120,11 @@ def time_hands(hands: list[list[str]], rules: MeldRules,
 
 def workload_figures(work: Workload, samples: int = 5000, seed: int = 1,
                      runs: int = 3) -> dict[str, float]:
-    """The best of ``runs`` timings (highest hands/s, lowest times) of one workload."""
+    """The best of ``runs`` timings (highest hands/s, lowest times) of one workload, each run
+    on hands of its own (the engine's memos would answer a hand met before)."""
     rng = random.Random(f"{seed}-{work.name}")
-    hands = [work.hands(rng) for _ in range(samples)]
-    results = [time_hands(hands, work.rules, work.value) for _ in range(runs)]
+    results = [time_hands([work.hands(rng) for _ in range(samples)], work.rules, work.value)
+               for _ in range(runs)]
     return {key: (max if key.endswith("hands_per_s") else min)(r[key] for r in results)
             for key in results[0]}
 

@@ -16,10 +16,13 @@ from typing import TYPE_CHECKING
 from .cards import JOKER, SUITS, make_code, parse_entry, rank_of
 from .errors import IllegalAction
 from .melds import AceModel, MeldRules, form_meld
+from .memo import Memo
 from .solver import Listed
 
 if TYPE_CHECKING:  # the rules name the parts, and a part asks this module (KALUKI-6)
-    from .rules import GameRules
+    from .rules import CardValues, GameRules
+
+    _Spec = tuple[MeldRules, CardValues, int | None]  # what makes a listing a meld, its worth
 
 
 @dataclass(frozen=True)
@@ -29,10 +32,25 @@ class _Option:
     points: int
 
 
+
+_OPENINGS: Memo[tuple[tuple[str, ...], str | None, _Spec, int], tuple[Listed, ...] | None] = \
+    Memo("opening: a hand's opening", 20_000)
+_OPTIONS: Memo[tuple[Listed, _Spec], _Option | None] = Memo("opening: listings as options",
+                                                           50_000)
+
+
 def opening_with(hand: list[str], card: str | None, rules: GameRules) -> tuple[Listed, ...] | None:
-    """Disjoint melds from ``hand`` (plus ``card``, which they must use) worth the minimum."""
+    """Disjoint melds from ``hand`` (plus ``card``, which they must use) worth the minimum
+    (remembered: the move list and the take's check ask about the same hands)."""
     cards = [*hand, card] if card is not None else list(hand)
-    options = sorted(_options(cards, rules), key=lambda o: -o.points)
+    spec = (rules.meld, rules.game.values, rules.game.low_ace_in_run)
+    return _OPENINGS.get((tuple(sorted(cards)), card, spec, rules.game.initial_meld),
+                         _opening, cards, card, rules, spec)
+
+
+def _opening(cards: list[str], card: str | None, rules: GameRules,
+             spec: _Spec) -> tuple[Listed, ...] | None:
+    options = sorted(_options(cards, rules, spec), key=lambda o: -o.points)
     need = rules.game.initial_meld
     pool = Counter(cards)
     firsts = [o for o in options if card is None or o.used[card] > 0]
@@ -71,20 +89,27 @@ def _bound(left: Counter[str], rules: GameRules) -> int:
     return sum(k * (top if c == JOKER else rules.values.of(c)) for c, k in left.items())
 
 
-def _options(cards: list[str], rules: GameRules) -> list[_Option]:
+def _options(cards: list[str], rules: GameRules, spec: _Spec) -> list[_Option]:
     meld_rules = rules.meld
     wilds = sum(1 for c in cards if c == JOKER)
     listings = list(_set_listings(cards, meld_rules, wilds)) + list(
         _run_listings(cards, meld_rules, wilds))
     options = []
     for listing in listings:
-        try:
-            meld = form_meld([parse_entry(x) for x in listing], meld_rules)
-        except IllegalAction:
-            continue
-        used = Counter(x.split(":")[0] for x in listing)
-        options.append(_Option(listing, used, rules.game.meld_points(meld)))
+        option = _OPTIONS.get((listing, spec), _option, listing, rules)
+        if option is not None:
+            options.append(option)
     return options
+
+
+def _option(listing: Listed, rules: GameRules) -> _Option | None:
+    """``listing`` as an option, or None if it is no meld (by the spec's parts of ``rules``)."""
+    try:
+        meld = form_meld([parse_entry(x) for x in listing], rules.meld)
+    except IllegalAction:
+        return None
+    used = Counter(x.split(":")[0] for x in listing)
+    return _Option(listing, used, rules.game.meld_points(meld))
 
 
 def _set_listings(cards: list[str], rules: MeldRules, wilds: int) -> list[Listed]:
@@ -92,9 +117,13 @@ def _set_listings(cards: list[str], rules: MeldRules, wilds: int) -> list[Listed
         return []
     out: list[Listed] = []
     limit = rules.set_max or 4
-    for rank in range(1, 14):
-        suits = sorted({c[1] for c in cards if c != JOKER and rank_of(c) == rank})
-        for k in range(1, len(suits) + 1):
+    suits_of: dict[int, set[str]] = {}
+    for c in cards:
+        if c != JOKER:
+            suits_of.setdefault(rank_of(c), set()).add(c[1])
+    for rank in sorted(suits_of):
+        suits = sorted(suits_of[rank])
+        for k in range(max(1, 3 - wilds), len(suits) + 1):  # fewer naturals make no set
             for chosen in combinations(suits, k):
                 missing = [s for s in SUITS if s not in chosen]
                 for j in range(0, min(wilds, limit - k) + 1):
@@ -105,6 +134,9 @@ def _set_listings(cards: list[str], rules: MeldRules, wilds: int) -> list[Listed
     return out
 
 
+_COLUMNS = {suit: [make_code(v, suit) for v in range(15)] for suit in SUITS}  # by run value
+
+
 def _run_listings(cards: list[str], rules: MeldRules, wilds: int) -> list[Listed]:
     if not rules.runs:
         return []
@@ -113,18 +145,21 @@ def _run_listings(cards: list[str], rules: MeldRules, wilds: int) -> list[Listed
                  AceModel.HIGH_OR_LOW: (1, 14), AceModel.WRAP: (1, 13)}[rules.ace]
     out: list[Listed] = []
     for suit in SUITS:
+        column = _COLUMNS[suit]
+        held = [c in present for c in column]
+        if not any(held[low:high + 1]):  # a listing holds a natural card
+            continue
         for start in range(low, high - 1):
             listing: list[str] = []
             jokers = 0
             for value in range(start, min(high, start + 12) + 1):
-                code = make_code(value, suit)
-                if code in present:
-                    listing.append(code)
+                if held[value]:
+                    listing.append(column[value])
                 else:
                     jokers += 1
                     if jokers > wilds:
                         break
-                    listing.append(f"{JOKER}:{code}")
+                    listing.append(f"{JOKER}:{column[value]}")
                 if len(listing) >= 3 and jokers < len(listing):
                     out.append(tuple(listing))
     return out

@@ -59,11 +59,11 @@ class _Table:
     """The natural cards of one hand as bit fields, and every skeleton over them."""
 
     def __init__(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> None:
-        self.codes = sorted(naturals, key=lambda c: (SUITS.index(suit_of(c)), rank_of(c)))
+        self.codes = sorted(naturals, key=_ORDER.__getitem__)
         self.width = max([*naturals.values(), 1]).bit_length() + 1
         self.field = {c: i for i, c in enumerate(self.codes)}
         self.unit = [1 << (self.width * i) for i in range(len(self.codes))]
-        self.guard = sum(u << (self.width - 1) for u in self.unit)
+        self.guard = sum(self.unit) << (self.width - 1)
         self.start = sum(naturals[c] * u for c, u in zip(self.codes, self.unit))
         best: dict[int, _Shape] = {}
         for shape in self._shapes(naturals, wilds, rules):
@@ -71,10 +71,13 @@ class _Table:
             if old is None or (shape.need, -shape.room) < (old.need, -old.room):
                 best[shape.delta] = shape
         self.shapes: list[list[_Shape]] = [[] for _ in self.codes]
+        width = self.width
         for shape in best.values():
-            self.shapes[self.low(shape.delta)].append(shape)
+            delta = shape.delta
+            self.shapes[((delta & -delta).bit_length() - 1) // width].append(shape)
         for group in self.shapes:  # bigger melds first: good answers early, deterministic
-            group.sort(key=lambda s: (-len(s.naturals), s.need, s.naturals))
+            if len(group) > 1:
+                group.sort(key=_shape_order)
         self.moves = [[(s.delta, s.need, s.room - s.need) for s in g] for g in self.shapes]
 
     def low(self, state: int) -> int:
@@ -84,49 +87,115 @@ class _Table:
     def pack(self, codes: Sequence[str]) -> int:
         return sum(self.unit[self.field[c]] for c in codes)
 
-    def _shapes(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> Iterator[_Shape]:
-        cap = rules.wilds_at_most_naturals
+    def _shapes(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> list[_Shape]:
+        """Sets rank by rank, then runs suit by suit: the skeletons of one rank (or of one
+        suit's cards) depend on those cards alone, so they are remembered per rank (suit)."""
+        out = []
+        groups: dict[str, list[str]] = {}
         if rules.sets:
-            by_rank: dict[int, list[str]] = {}
+            least = max(1, 3 - wilds) if rules.set_distinct_suits else 1
+            spec = (wilds, rules.set_max, rules.set_distinct_suits, rules.wilds_at_most_naturals)
             for code in self.codes:
-                by_rank.setdefault(rank_of(code), []).append(code)
-            for codes in by_rank.values():
-                for picked in _set_picks(codes, naturals, rules, max(1, 3 - wilds)):
-                    n = len(picked)
-                    top = rules.set_max if rules.set_max is not None else _UNLIMITED
-                    if rules.set_distinct_suits:
-                        top = min(top, 4)
-                    need, room = max(0, 3 - n), top - n
-                    if cap:
-                        room = min(room, n)
-                    if need <= min(room, wilds):
-                        yield _Shape(self.pack(picked), need, room, "set",
-                                     tuple((0, c) for c in picked))
+                groups.setdefault(code[0], []).append(code)
+            for codes in groups.values():
+                if len(codes) >= least:
+                    held = tuple((c, naturals[c]) for c in codes)
+                    for picked, need, room, listed in _SET_SHAPES.get(
+                            (held, spec), _set_shapes, held, spec):
+                        out.append(_Shape(self.pack(picked), need, room, "set", listed))
         if rules.runs:
-            for suit in SUITS:
-                present = [c for c in self.codes if suit_of(c) == suit]
-                for chain in _run_chains(present, rules.ace, wilds):
-                    n = len(chain)
-                    span = chain[-1][0] - chain[0][0] + 1
-                    need, room = max(3, span) - n, 13 - n
-                    if cap:
-                        room = min(room, n)
-                    if need <= min(room, wilds):
-                        yield _Shape(self.pack([c for _, c in chain]), need, room, "run",
-                                     tuple(chain))
+            suits: dict[str, list[str]] = {}
+            for code in self.codes:
+                suits.setdefault(code[1], []).append(code)
+            width, key = self.width, (wilds, rules.ace, rules.wilds_at_most_naturals)
+            for codes in suits.values():
+                present = tuple(codes)
+                shift = width * self.field[present[0]]
+                for local, need, room, chain in _RUN_SHAPES.get(
+                        (present, width, key), _run_shapes, present, width, *key):
+                    out.append(_Shape(local << shift, need, room, "run", chain))
+        return out
 
 
-def _set_picks(codes: list[str], naturals: Counter[str], rules: MeldRules,
-               least: int) -> Iterator[list[str]]:
+_TABLES: Memo[tuple[tuple[tuple[str, int], ...], int, MeldRules], _Table] = Memo(
+    "solver: a hand's table", 5_000)
+
+
+def _table(naturals: Counter[str], wilds: int, rules: MeldRules) -> _Table:
+    """The table of a hand (remembered: the move list, the legality checks and the bots ask
+    about the same hands; a table is never changed once built)."""
+    return _TABLES.get((tuple(sorted(naturals.items())), wilds, rules), _Table, naturals,
+                       wilds, rules)
+
+
+def _shape_order(shape: _Shape) -> tuple[int, int, tuple[tuple[int, str], ...]]:
+    return -len(shape.naturals), shape.need, shape.naturals
+
+
+# code -> (suit index, rank): the table's field order
+_ORDER = {make_code(r, s): (i, r) for i, s in enumerate(SUITS) for r in range(1, 14)}
+
+_SetSpec = tuple[int, int | None, bool, bool]  # wilds, set_max, distinct suits, wild cap
+_SetShape = tuple[tuple[str, ...], int, int, tuple[tuple[int, str], ...]]
+_SET_SHAPES: Memo[tuple[tuple[tuple[str, int], ...], _SetSpec], tuple[_SetShape, ...]] = \
+    Memo("solver: one rank's set skeletons", 20_000)
+
+
+def _set_shapes(held: tuple[tuple[str, int], ...], spec: _SetSpec) -> tuple[_SetShape, ...]:
+    """(naturals, need, room, listed naturals) of the sets of one rank's held cards."""
+    wilds, set_max, distinct, cap = spec
+    out = []
+    for picked in _set_picks([c for c, _ in held], dict(held), set_max, distinct,
+                             max(1, 3 - wilds)):
+        n = len(picked)
+        top = set_max if set_max is not None else _UNLIMITED
+        if distinct:
+            top = min(top, 4)
+        need, room = max(0, 3 - n), top - n
+        if cap:
+            room = min(room, n)
+        if need <= min(room, wilds):
+            out.append((tuple(picked), need, room, tuple((0, c) for c in picked)))
+    return tuple(out)
+
+
+_RunShape = tuple[int, int, int, tuple[tuple[int, str], ...]]
+_RUN_SHAPES: Memo[tuple[tuple[str, ...], int, tuple[int, AceModel, bool]],
+                  tuple[_RunShape, ...]] = \
+    Memo("solver: one suit's run skeletons", 20_000)
+
+
+def _run_shapes(present: tuple[str, ...], width: int, wilds: int, ace: AceModel,
+                cap: bool) -> tuple[_RunShape, ...]:
+    """(naturals packed from field 0, need, room, chain) of the runs over one suit's held
+    cards, one per set of naturals (the least need, then the most room, then the first)."""
+    at = {c: 1 << (width * i) for i, c in enumerate(present)}
+    best: dict[int, _RunShape] = {}
+    for chain in _run_chains(list(present), ace, wilds):
+        n = len(chain)
+        span = chain[-1][0] - chain[0][0] + 1
+        need, room = max(3, span) - n, 13 - n
+        if cap:
+            room = min(room, n)
+        if need <= min(room, wilds):
+            local = sum(at[c] for _, c in chain)
+            old = best.get(local)
+            if old is None or (need, -room) < (old[1], -old[2]):
+                best[local] = (local, need, room, tuple(chain))
+    return tuple(best.values())
+
+
+def _set_picks(codes: list[str], naturals: dict[str, int], set_max: int | None,
+               distinct: bool, least: int) -> Iterator[list[str]]:
     """Natural multisets of one rank, of ``least`` cards or more, that may stand in a set."""
-    if rules.set_distinct_suits:
+    if distinct:
         for n in range(least, min(len(codes), 4) + 1):
             for combo in combinations(codes, n):
                 yield list(combo)
         return
     for counts in product(*(range(naturals[c] + 1) for c in codes)):
         picked = [c for c, k in zip(codes, counts) for _ in range(k)]
-        if len(picked) >= least and (rules.set_max is None or len(picked) <= rules.set_max):
+        if len(picked) >= least and (set_max is None or len(picked) <= set_max):
             yield picked
 
 
@@ -180,6 +249,10 @@ def _pools(cards: Sequence[str], rules: MeldRules) -> Iterator[tuple[Counter[str
     """
     counts = Counter(cards)
     twos = sorted(c for c in counts if c != JOKER and c in rules.wilds)
+    if not twos:
+        jokers = counts.pop(JOKER, 0)
+        yield counts, [JOKER] * jokers
+        return
     choices = sorted(product(*(range(counts[c] + 1) for c in twos)), key=lambda t: (sum(t), t))
     for choice in choices:
         naturals = Counter({c: k for c, k in counts.items() if c != JOKER})
@@ -192,6 +265,8 @@ def _pools(cards: Sequence[str], rules: MeldRules) -> Iterator[tuple[Counter[str
 
 def _listing(shape: _Shape, wilds: list[str], rules: MeldRules) -> Listed:
     """List ``shape`` with the given wild cards as a player would (runs ascending)."""
+    if not wilds:  # its naturals as they stand: a set, or a run without a gap
+        return tuple(c for _, c in shape.naturals)
     if shape.kind == "set":
         codes = [c for _, c in shape.naturals]
         rank = RANKS[rank_of(codes[0]) - 1]
@@ -243,21 +318,61 @@ def best_arrangement(cards: Sequence[str], rules: MeldRules,
                      value: Callable[[str], int]) -> Arrangement:
     """Disjoint valid melds leaving the least total ``value`` of unmatched cards (GEN-12).
 
-    ``value`` must depend on the card alone (the fast path keeps the values it has given, and
-    the answer is remembered by the sorted cards, ``rules`` and ``value``): the move lists and
-    a computer player ask about the same hands again and again.
+    ``value`` must depend on the card alone (the fast paths keep the values they have given,
+    and the answer is remembered by the sorted cards, ``rules`` and ``value``): the move lists
+    and a computer player ask about the same hands again and again.
     """
     ordered = tuple(sorted(cards))
-    return _ARRANGEMENTS.get((ordered, rules, value), _arrange, ordered, rules, value)
+    return _ARRANGEMENTS.get((ordered, rules, value), search_arrangement, ordered, rules, value)
 
 
-def _arrange(cards: Sequence[str], rules: MeldRules, value: Callable[[str], int]) -> Arrangement:
-    if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
+def search_arrangement(cards: Sequence[str], rules: MeldRules,
+                       value: Callable[[str], int]) -> Arrangement:
+    """``best_arrangement`` worked out afresh, not remembered (what ``bench.solver`` times)."""
+    if not any(c == JOKER or c in rules.wilds for c in cards):
+        if not rules.sets:
+            return _best_by_suit(cards, rules, value)
+        if len(set(cards)) == len(cards):
+            return _best_natural(cards, rules, value)
+    return _best_general(cards, rules, value)
+
+
+_SUIT_BEST: Memo[tuple[tuple[str, ...], MeldRules, Callable[[str], int]], Arrangement] = Memo(
+    "solver: one suit's best runs", 20_000)
+
+
+def _best_by_suit(cards: Sequence[str], rules: MeldRules,
+                  value: Callable[[str], int]) -> Arrangement:
+    """Runs only and no wild card: no meld spans two suits, so each suit is arranged on its own
+    (remembered) and the answers are joined suit by suit, the order of the whole hand's walk."""
+    suits: dict[str, list[str]] = {}
+    for c in sorted(cards, key=_ORDER.__getitem__):
+        suits.setdefault(c[1], []).append(c)
+    melds: list[Listed] = []
+    dead: list[str] = []
+    total = 0
+    for held in suits.values():
+        arr = _SUIT_BEST.get((tuple(held), rules, value), _best_one_suit, held, rules, value)
+        melds += arr.melds
+        dead += arr.deadwood
+        total += arr.deadwood_value
+    return Arrangement(tuple(melds), tuple(dead), total)
+
+
+def _best_one_suit(cards: list[str], rules: MeldRules,
+                   value: Callable[[str], int]) -> Arrangement:
+    if len(set(cards)) == len(cards):
         return _best_natural(cards, rules, value)
+    return _best_general(cards, rules, value)
+
+
+def _best_general(cards: Sequence[str], rules: MeldRules,
+                  value: Callable[[str], int]) -> Arrangement:
+    """Any hand: the table of skeletons and the search over every split of the wild twos."""
     counts = Counter(cards)
     jokers = counts.pop(JOKER, 0)
     twos = sorted(c for c in counts if c in rules.wilds)
-    tab = _Table(counts, jokers + sum(counts[c] for c in twos), rules)
+    tab = _table(counts, jokers + sum(counts[c] for c in twos), rules)
     worth = [value(c) for c in tab.codes]
     wild_value = {c: value(c) for c in [JOKER, *twos]}
     memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
@@ -405,16 +520,8 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
     """The natural-only fast path: the same search over one bit per card, memo keyed by the
     bit set, with the cards that are in no meld of the hand set aside first."""
     pm = _pack_melds(rules)
-    bit, by_low, run_live = pm.bit, pm.by_low, pm.run_live
-    hand = 0
-    for c in cards:
-        hand |= 1 << bit[c]
-    suit = 0x1FFF
-    cl, di, he, sp = hand & suit, hand >> 13 & suit, hand >> 26 & suit, hand >> 39
-    live = run_live[cl] | run_live[di] << 13 | run_live[he] << 26 | run_live[sp] << 39
-    if pm.sets:  # ranks held in three or four suits
-        three = (cl & di & (he | sp)) | (he & sp & (cl | di))
-        live |= (three | three << 13 | three << 26 | three << 39) & hand
+    bit, by_low = pm.bit, pm.by_low
+    _, live = _live(pm, cards)
     order = sorted(cards, key=bit.__getitem__)
     values = _values_of(value)
     total = 0
@@ -476,6 +583,21 @@ def _best_natural(cards: Sequence[str], rules: MeldRules,
     return Arrangement(tuple(melds), tuple(c for c in order if c not in used), total)
 
 
+def _live(pm: _PackMelds, cards: Sequence[str]) -> tuple[int, int]:
+    """The hand's bit set, and its cards that are in some meld of the hand."""
+    bit, run_live = pm.bit, pm.run_live
+    hand = 0
+    for c in cards:
+        hand |= 1 << bit[c]
+    suit = 0x1FFF
+    cl, di, he, sp = hand & suit, hand >> 13 & suit, hand >> 26 & suit, hand >> 39
+    live = run_live[cl] | run_live[di] << 13 | run_live[he] << 26 | run_live[sp] << 39
+    if pm.sets:  # ranks held in three or four suits
+        three = (cl & di & (he | sp)) | (he & sp & (cl | di))
+        live |= (three | three << 13 | three << 26 | three << 39) & hand
+    return hand, live
+
+
 _VALUES: Memo[Callable[[str], int], dict[str, int]] = Memo("solver: card values", 64)
 
 
@@ -508,18 +630,25 @@ def whole_hand(cards: Sequence[str], rules: MeldRules, *, leave_one: bool,
     meld sizes; the melds must match one of them exactly.
     """
     allowed = may_discard or (lambda _: True)
-    patterns = None if sizes is None else {tuple(sorted(p)) for p in sizes}
-    if leave_one:
+    patterns = None if sizes is None else frozenset(tuple(sorted(p)) for p in sizes)
+    # The melds of a sized declaration hold every card but the one left over (and use every
+    # wild), so only a hand whose count is a pattern's total can match it.
+    totals = None if patterns is None else {sum(p) for p in patterns}
+    if leave_one and (totals is None or len(cards) - 1 in totals):
         found = _whole(cards, rules, allowed, patterns)
         if found is not None:
             return found
+    if totals is not None and len(cards) not in totals:
+        return None
     return _whole(cards, rules, None, patterns)
 
 
 def _whole(cards: Sequence[str], rules: MeldRules, discard: Callable[[str], bool] | None,
-           patterns: set[tuple[int, ...]] | None) -> Whole | None:
+           patterns: frozenset[tuple[int, ...]] | None) -> Whole | None:
+    if len(set(cards)) == len(cards) and not any(c == JOKER or c in rules.wilds for c in cards):
+        return _whole_natural(cards, rules, discard, patterns)
     for naturals, pool in _pools(cards, rules):
-        tab = _Table(naturals, len(pool), rules)
+        tab = _table(naturals, len(pool), rules)
         if discard is None:
             found = _cover(tab, pool, rules, None, patterns)
         else:
@@ -534,15 +663,97 @@ def _whole(cards: Sequence[str], rules: MeldRules, discard: Callable[[str], bool
     return None
 
 
+_PARTIALS: Memo[frozenset[tuple[int, ...]], frozenset[tuple[int, ...]]] = Memo(
+    "solver: size patterns' sub-multisets", 64)
+
+
+def _partials(patterns: frozenset[tuple[int, ...]]) -> frozenset[tuple[int, ...]]:
+    """Every sorted sub-multiset of the patterns: the sizes a sized search may have laid."""
+    return _PARTIALS.get(patterns, _made_partials, patterns)
+
+
+def _made_partials(patterns: frozenset[tuple[int, ...]]) -> frozenset[tuple[int, ...]]:
+    return frozenset(tuple(sorted(sub)) for p in patterns for n in range(len(p) + 1)
+                     for sub in combinations(p, n))
+
+
+def _whole_natural(cards: Sequence[str], rules: MeldRules,
+                   discard: Callable[[str], bool] | None,
+                   patterns: frozenset[tuple[int, ...]] | None) -> Whole | None:
+    """``_whole`` of distinct natural cards over one bit per card (as ``_best_natural``), with
+    the same answers: a card in no meld of the hand can only be the one left over."""
+    pm = _pack_melds(rules)
+    hand, live = _live(pm, cards)
+    dead = hand & ~live
+    if not dead:
+        return _natural_cover(pm, hand, discard, patterns)
+    drop = pm.codes[dead.bit_length() - 1]
+    if discard is None or dead & (dead - 1) or not discard(drop):
+        return None
+    found = _natural_cover(pm, live, None, patterns)
+    return None if found is None else (found[0], drop)
+
+
+def _natural_cover(pm: _PackMelds, state: int, discard: Callable[[str], bool] | None,
+                   patterns: frozenset[tuple[int, ...]] | None) -> Whole | None:
+    """``_cover`` over bit sets: the same moves in the same order (leave the lowest card,
+    then its melds), so the same first path."""
+    codes, by_low = pm.codes, pm.by_low
+    full = patterns or frozenset()
+    partial = _partials(patterns) if patterns is not None else full
+    memo: dict[tuple[int, tuple[int, ...], bool], bool] = {}
+
+    def moves(state: int, have: tuple[int, ...],
+              pend: bool) -> Iterator[tuple[int, Listed | None, tuple[int, ...], bool]]:
+        low = state & -state
+        f = low.bit_length() - 1
+        if pend and discard is not None and discard(codes[f]):
+            yield low, None, have, False
+        for mask, listed in by_low[f]:
+            if mask & state == mask:
+                if patterns is None:
+                    yield mask, listed, have, pend
+                else:
+                    grown = tuple(sorted((*have, len(listed))))
+                    if grown in partial:
+                        yield mask, listed, grown, pend
+
+    def fits(state: int, have: tuple[int, ...], pend: bool) -> bool:
+        if not state:
+            return not pend and (patterns is None or have in full)
+        key = (state, have, pend)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = any(fits(state ^ m, h, p) for m, _, h, p in moves(state, have, pend))
+        return got
+
+    have: tuple[int, ...] = ()
+    pend = discard is not None
+    if not fits(state, have, pend):
+        return None
+    melds: list[Listed] = []
+    dropped = None
+    while state:
+        mask, listed, have, pend = next(m for m in moves(state, have, pend)
+                                        if fits(state ^ m[0], m[2], m[3]))
+        if listed is None:
+            dropped = codes[mask.bit_length() - 1]
+        else:
+            melds.append(listed)
+        state ^= mask
+    return tuple(melds), dropped
+
+
 def _cover(tab: _Table, pool: list[str], rules: MeldRules,
            discard: Callable[[str], bool] | None,
-           patterns: set[tuple[int, ...]] | None) -> Whole | None:
+           patterns: frozenset[tuple[int, ...]] | None) -> Whole | None:
     """Cover every natural of ``tab`` and every wild of ``pool``, leaving one natural if asked."""
+    if not _may_cover(tab, discard):
+        return None
     moves, unit, guard, width, codes = tab.moves, tab.unit, tab.guard, tab.width, tab.codes
     shapes = tab.shapes
-    full = patterns or set()
-    partial = {tuple(sorted(sub)) for p in full for n in range(len(p) + 1)
-               for sub in combinations(p, n)}
+    full = patterns or frozenset()
+    partial = _partials(full)
     memo: dict[tuple[int, int, int, int], bool] = {}
     memo_sized: dict[tuple[int, int, tuple[int, ...], int], bool] = {}
 
@@ -633,8 +844,23 @@ def _cover(tab: _Table, pool: list[str], rules: MeldRules,
     return tuple(_emit(chosen, pool, rules)), dropped
 
 
+def _may_cover(tab: _Table, discard: Callable[[str], bool] | None) -> bool:
+    """A cheap necessary condition for a cover: the cards in no skeleton of the table can only
+    be the one card left over."""
+    covered = 0
+    for group in tab.moves:
+        for delta, _, _ in group:
+            covered |= delta
+    count = (1 << (tab.width - 1)) - 1
+    dead = [(code, tab.start >> (tab.width * f) & count) for f, code in enumerate(tab.codes)
+            if not covered >> (tab.width * f) & count]
+    if not dead:
+        return True
+    return discard is not None and len(dead) == 1 and dead[0][1] == 1 and discard(dead[0][0])
+
+
 def _sized_step(tab: _Table, shapes: list[_Shape], state: int, w: int, have: tuple[int, ...],
-                partial: set[tuple[int, ...]],
+                partial: frozenset[tuple[int, ...]],
                 sized: Callable[[int, int, tuple[int, ...], int], bool],
                 pend: int) -> tuple[tuple[_Shape, int], int, int, tuple[int, ...]]:
     """The first meld (and its wild count) on a successful sized search path."""
@@ -656,11 +882,11 @@ def usable_in_meld(card: str, hand: Sequence[str], rules: MeldRules) -> bool:
     for naturals, pool in _pools(hand, rules):
         w = len(pool)
         if card != JOKER:  # the card as a natural
-            tab = _Table(naturals + Counter([card]), w, rules)
+            tab = _table(naturals + Counter([card]), w, rules)
             if any(c == card for g in tab.shapes for s in g for _, c in s.naturals):
                 return True
         if card == JOKER or card in rules.wilds:  # the card as a wild
-            tab = _Table(naturals, w + 1, rules)
+            tab = _table(naturals, w + 1, rules)
             if any(max(s.need, 1) <= min(s.room, w + 1) for g in tab.shapes for s in g):
                 return True
     return False
