@@ -119,20 +119,22 @@ def _suit_best(held: _Row, live: tuple[bool, ...]) -> _Row:
 
 def _runs(held: _Row, live: tuple[bool, ...]) -> list[int]:
     """Disjoint runs of three or more places, scanned left to right: state 0 outside a run,
-    1 and 2 in a run that short, 3 in a run of three or more; a place not held must be live."""
-    rows = [[_NONE] * (DECLARED + 1) for _ in range(4)]
-    rows[0][0] = 0
+    1 and 2 in a run that short, 3 in a run of three or more; a place not held must be live.
+    Each state maps the places covered so far to the most held cards among them."""
+    rows: list[dict[int, int]] = [{0: 0}, {}, {}, {}]
     for place in range(PLACES):
         gain, open_ = held[place], held[place] or live[place]
-        new = [[_NONE] * (DECLARED + 1) for _ in range(4)]
+        new: list[dict[int, int]] = [{}, {}, {}, {}]
         for state, row in enumerate(rows):
-            grown = 3 if state >= 2 else state + 1
-            for n, got in enumerate(row):
-                if got == _NONE:
-                    continue
-                if state in (0, 3) and got > new[0][n]:
-                    new[0][n] = got
-                if open_ and n < DECLARED and got + gain > new[grown][n + 1]:
-                    new[grown][n + 1] = got + gain
+            if state in (0, 3):
+                out = new[0]
+                for n, got in row.items():
+                    if got > out.get(n, _NONE):
+                        out[n] = got
+            if open_:
+                grown = new[3 if state >= 2 else state + 1]
+                for n, got in row.items():
+                    if n < DECLARED and got + gain > grown.get(n + 1, _NONE):
+                        grown[n + 1] = got + gain
         rows = new
-    return [max(a, b) for a, b in zip(rows[0], rows[3], strict=True)]
+    return [max(rows[0].get(n, _NONE), rows[3].get(n, _NONE)) for n in range(DECLARED + 1)]
