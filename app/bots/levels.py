@@ -61,7 +61,7 @@ LAY_OFF_FEED = 9.0  # cost of a discard that an opponent could lay off at once
 # Games where guarding discards lost more than it won when measured (bench.strength): Knock
 # Rummy (what counts is knocking first) and Boat House (two cards are taken from the pile).
 UNGUARDED = frozenset({Scoring.KNOCK, Scoring.WINNER_TAKES_DEADWOOD})
-PATTERN_SCALE = 0.1  # the feeding costs where every card is worth 1 (Continental, Nowrang)
+PATTERN_SCALE = 0.1  # the feeding costs where every card is worth 1 (Nowrang)
 SAFE = 2.0         # bonus of a discard whose rank or suit neighbour an opponent threw away
 MOM = 20.0         # cost of a Phỏm discard that may leave the hand without a meld (PHOM-11)
 
@@ -188,15 +188,10 @@ class HardBot(SensibleBot):
         """Take the discard when the turn it leaves beats the average stock draw (in
         Continental: when it leaves the hand fewer cards short of a declaration)."""
         if _by_shortfall(t.st):
-            unseen = self._unseen(t.st, t.seat)
-            now = self._short(t.st, t.hand, unseen)
-            hand = [*t.hand, card]
-            for other in sorted(set(t.hand)):  # one card more makes the hand at most one closer
-                if other != card and self._short(t.st, _minus(hand, [other]), unseen) < now:
-                    return 1  # GEN-8: the taken card itself may not be discarded
-            return 0
-        if super()._take_gain(t, card) <= 0 or _by_shortfall(t.st):
-            return super()._take_gain(t, card)
+            return self._closer(t, card)
+        gain = super()._take_gain(t, card)
+        if gain <= 0:
+            return gain
         unseen = self._unseen(t.st, t.seat)
         total = sum(unseen.values())
         if not total:
@@ -204,6 +199,17 @@ class HardBot(SensibleBot):
         take = self._after_draw(t.st, t.hand, card, keep=card)
         stock = sum(k * self._after_draw(t.st, t.hand, c, None) for c, k in unseen.items()) / total
         return 1 if take < stock else 0
+
+    def _closer(self, t: _Turn, card: str) -> int:
+        """1 if taking ``card`` and discarding another leaves the hand fewer cards short of a
+        declaration (one card more brings it at most one closer), else 0."""
+        unseen = self._unseen(t.st, t.seat)
+        now = self._short(t.st, t.hand, unseen)
+        hand = [*t.hand, card]
+        for other in sorted(set(t.hand)):
+            if other != card and self._short(t.st, _minus(hand, [other]), unseen) < now:
+                return 1  # GEN-8: the taken card itself may not be discarded
+        return 0
 
     def _after_draw(self, st: State, hand: Sequence[str], card: str, keep: str | None) -> float:
         """Deadwood after drawing ``card`` and shedding the best other card than ``keep``."""
