@@ -6,22 +6,28 @@ out when it can, so its hands end).
 
 *Hard* remembers, for the hand in progress, every card it has seen — what opponents discarded,
 what they took from the discard pile, what lies in melds — and so knows which cards are still
-unseen (in the stock or in opponents' hands). From that it:
+unseen (in the stock or in opponents' hands). It never throws a random card to break a long hand
+(the normal player does). Per game:
 
-- values a draw with the solver: a discard that completes a meld is taken only when the hand it
+- Every game but Continental: a discard that completes a meld is taken only when the hand it
   leaves (after the best discard) has less deadwood than the average over the unseen cards a
-  stock draw could bring;
-- estimates what the next player collects — the chance that two unseen cards in its hand make a
-  meld with a discard, more near the cards it took, a card that extends a table meld — and
-  avoids feeding it, preferring cards near those opponents threw away;
-- counts a pair or two-card run as worth keeping only while a card completing it is unseen;
-- judges hands by the number of unmatched cards first and their points second in the games
-  won by going out first (a race), and never throws a random card to break a long hand;
-- knocks in Knock Rummy as soon as its least deadwood is at most 14.
+  stock draw could bring; it estimates what the next player collects — the chance that two
+  unseen cards in its hand make a meld with a discard, more near the cards it took, a card that
+  extends a table meld — and avoids feeding it, preferring cards near those opponents threw
+  away; a pair or two-card run is worth keeping only while a card completing it is unseen; in
+  the games won by going out first (a race) it counts unmatched cards first, points second.
+- Phỏm: while its hand holds no meld and draws are to come, it keeps the cards that may still
+  make one (PHOM-11: a hand that shows no meld pays 4 rather than 1 and cannot win).
+- Knock Rummy: it knocks as soon as its least deadwood is at most 14, and does not guard its
+  discards (what counts is knocking first); nor does it in Boat House (two cards are taken).
+- Continental: it judges draws and discards by how many cards the hand is short of a
+  declaration (:mod:`.shortfall`: runs over 15 places, a place it does not hold filled by a
+  joker or a card still unseen), ties by how many unseen cards would bring it closer, then as
+  the normal player; it takes a discard only when that brings the hand closer, and declares
+  with as many jokers as it can (CONT-7: two points each).
 
-Which of these pay was measured per game with ``python -m bench.strength``: feeding is not
-guarded in Knock Rummy and Boat House, and in Continental, where every judgement lost more games
-than it won, the hard player plays as the normal one.
+Which of these pay was measured per game with ``python -m bench.strength``
+(docs/benchmarks.md, issue 20).
 """
 
 from __future__ import annotations
@@ -35,11 +41,13 @@ from app.engine.actions import Action, CallRummy, Declare, Discard, Knock
 from app.engine.cards import JOKER, make_code, rank_of
 from app.engine.deal import pack_for
 from app.engine.games import Scoring
+from app.engine.phom import LAST_TURN
 from app.engine.rules import GameRules
 from app.engine.state import State
 from app.engine.views import SeatView
 
-from .sensible import KNOCK_ANYWAY, SensibleBot, _minus, _Turn
+from .sensible import KNOCK_ANYWAY, SensibleBot, _cards, _minus, _Turn
+from .shortfall import outs, shortfall
 
 KNOCK_AT = 14       # knock with this much deadwood or less
 COUNT_WEIGHT = 10   # what holding one more unmatched card costs, beside its points
@@ -53,8 +61,9 @@ LAY_OFF_FEED = 9.0  # cost of a discard that an opponent could lay off at once
 # Games where guarding discards lost more than it won when measured (bench.strength): Knock
 # Rummy (what counts is knocking first) and Boat House (two cards are taken from the pile).
 UNGUARDED = frozenset({Scoring.KNOCK, Scoring.WINNER_TAKES_DEADWOOD})
-PATTERN_SCALE = 0.1  # the feeding costs where every card is worth 1 (Continental, Nowrang)
+PATTERN_SCALE = 0.1  # the feeding costs where every card is worth 1 (Nowrang)
 SAFE = 2.0         # bonus of a discard whose rank or suit neighbour an opponent threw away
+MOM = 20.0         # cost of a Phỏm discard that may leave the hand without a meld (PHOM-11)
 
 
 class EasyBot(SensibleBot):
@@ -162,17 +171,27 @@ class HardBot(SensibleBot):
             return next(k for k in knocks if k.discard == best)
         return None
 
+    def _go_out(self, t: _Turn, declares: list[Declare]) -> Declare:
+        """CONT-7: each joker in the declared runs is worth two more points, so declare with
+        as many jokers as the hand allows."""
+        if not _by_shortfall(t.st):
+            return super()._go_out(t, declares)
+        return min(declares, key=lambda a: (-_cards(a.melds).count(JOKER), a.discard is not None))
+
     def _stalling(self, t: _Turn) -> bool:
-        """Never plays at random to break a long hand (the normal player does, and so does
-        the hard one in Continental)."""
-        return _plain(t.st) and super()._stalling(t)
+        """Never plays at random to break a long hand (the normal player does)."""
+        return False
 
     # --- drawing -------------------------------------------------------------------------
 
     def _take_gain(self, t: _Turn, card: str) -> int:
-        """Take the discard when the turn it leaves beats the average stock draw."""
-        if super()._take_gain(t, card) <= 0 or _plain(t.st):
-            return super()._take_gain(t, card)
+        """Take the discard when the turn it leaves beats the average stock draw (in
+        Continental: when it leaves the hand fewer cards short of a declaration)."""
+        if _by_shortfall(t.st):
+            return self._closer(t, card)
+        gain = super()._take_gain(t, card)
+        if gain <= 0:
+            return gain
         unseen = self._unseen(t.st, t.seat)
         total = sum(unseen.values())
         if not total:
@@ -180,6 +199,17 @@ class HardBot(SensibleBot):
         take = self._after_draw(t.st, t.hand, card, keep=card)
         stock = sum(k * self._after_draw(t.st, t.hand, c, None) for c, k in unseen.items()) / total
         return 1 if take < stock else 0
+
+    def _closer(self, t: _Turn, card: str) -> int:
+        """1 if taking ``card`` and discarding another leaves the hand fewer cards short of a
+        declaration (one card more brings it at most one closer), else 0."""
+        unseen = self._unseen(t.st, t.seat)
+        now = self._short(t.st, t.hand, unseen)
+        hand = [*t.hand, card]
+        for other in sorted(set(t.hand)):
+            if other != card and self._short(t.st, _minus(hand, [other]), unseen) < now:
+                return 1  # GEN-8: the taken card itself may not be discarded
+        return 0
 
     def _after_draw(self, st: State, hand: Sequence[str], card: str, keep: str | None) -> float:
         """Deadwood after drawing ``card`` and shedding the best other card than ``keep``."""
@@ -190,10 +220,37 @@ class HardBot(SensibleBot):
 
     # --- discarding ----------------------------------------------------------------------
 
+    def _discard(self, t: _Turn) -> Action | None:
+        """In Continental, among the discards that leave the hand fewest cards short of a
+        declaration (CONT-6), the normal player's choice; elsewhere the normal player's."""
+        discards = t.of(Discard)
+        if not discards or not _by_shortfall(t.st):
+            return super()._discard(t)
+        unseen = self._unseen(t.st, t.seat)
+        short = {d.card: self._short(t.st, _minus(t.hand, [d.card]), unseen) for d in discards}
+        least = min(short.values())
+        tied = sorted(c for c, n in short.items() if n == least)
+        if len(tied) > 1 and least:
+            reach = {c: outs(_minus(t.hand, [c]), unseen) for c in tied}
+            most = max(reach.values())
+            tied = [c for c in tied if reach[c] == most]
+        card, _ = self._shed(t.st, t.hand, tied)
+        return next(d for d in discards if d.card == card)
+
+    def _short(self, st: State, hand: list[str], unseen: Counter[str]) -> int:
+        """Cards ``hand`` still needs for a declaration: :func:`.shortfall.shortfall`, or the
+        solver's unmatched cards where they are fewer (two runs sharing a rank: a second copy
+        of a card)."""
+        short = shortfall(hand, unseen)
+        naturals = [c for c in hand if c != JOKER]
+        if short and len(set(naturals)) < len(naturals):
+            return min(short, self._deadwood(st, hand))
+        return short
+
     def _near(self, st: State, card: str, hand: list[str]) -> int:
         """Neighbours of ``card`` that still have an unseen card to complete a meld with it
         (a pair whose other suits are all seen is dead)."""
-        if _plain(st):
+        if _by_shortfall(st):
             return super()._near(st, card, hand)
         unseen = self._unseen(st, self._seat)
         return sum(1 for other in hand if other != card and _near(card, other) and any(
@@ -201,11 +258,23 @@ class HardBot(SensibleBot):
 
     def _risk(self, st: State, card: str) -> float:
         """How much the next player would like ``card``, in points of a card of average value
-        where the game counts points (a tenth of that where only the pattern counts)."""
-        if st.rules.game.scoring in UNGUARDED or _plain(st):
+        where the game counts points (a tenth of that where only the pattern counts); in Phỏm
+        also what losing a chance of a meld costs (:meth:`_mom_risk`)."""
+        if st.rules.game.scoring in UNGUARDED or _by_shortfall(st):
             return 0.0
         scale = 1.0 if st.rules.game.declare_sizes == () else PATTERN_SCALE
-        return scale * self._feed(st, card)
+        return scale * self._feed(st, card) + self._mom_risk(st, card)
+
+    def _mom_risk(self, st: State, card: str) -> float:
+        """PHOM-11: a hand that shows no meld (móm) pays 4 instead of 1 and cannot win, so
+        while the hand has no meld and draws are to come, a card that may still make one
+        (:meth:`_near`) costs ``MOM`` to discard, more than any card's points."""
+        if st.rules.game.rounds is None or st.turns[self._seat] >= LAST_TURN:
+            return 0.0
+        hand = st.hands[self._seat]
+        if self._arrangement(st, _minus(hand, [card])).melds or not self._near(st, card, hand):
+            return 0.0
+        return MOM
 
     def _feed(self, st: State, card: str) -> float:
         """A lay-off on a table meld, or the chance that two of the cards the next player might
@@ -240,9 +309,10 @@ def _discarded(action: Action) -> str | None:
     return None
 
 
-def _plain(st: State) -> bool:
-    """Continental: every judgement of the hard player lost more games than it won there when
-    measured (bench.strength), so it plays as the normal player does."""
+def _by_shortfall(st: State) -> bool:
+    """Continental: the hard player judges draws and discards by how many cards the hand is
+    short of a declaration (:mod:`.shortfall`); its other judgements (feeding, counting, dead
+    pairs, the average stock draw) lost more games than they won there when measured."""
     return st.rules.game.scoring is Scoring.CONTINENTAL
 
 

@@ -108,8 +108,8 @@ class SensibleBot(Bot):
 
     def _pick(self, t: _Turn) -> Action:
         declares = t.of(Declare)
-        if declares:  # go out as soon as possible (the whole hand without discard first)
-            return min(declares, key=lambda a: a.discard is not None)
+        if declares:  # go out as soon as possible
+            return self._go_out(t, declares)
         if t.st.phase in (Phase.DRAW, Phase.DRAW_SECOND, Phase.CALL):
             return self._draw(t)
         for step in (self._knock, self._show, self._swap, self._play_joker, self._meld,
@@ -118,6 +118,10 @@ class SensibleBot(Bot):
             if action is not None:
                 return action
         return self._fallback(t)
+
+    def _go_out(self, t: _Turn, declares: list[Declare]) -> Declare:
+        """Which declaration to make: the whole hand without a discard first."""
+        return min(declares, key=lambda a: a.discard is not None)
 
     def _fallback(self, t: _Turn) -> Action:
         """The least harmful legal action: a discard, else anything but a table move."""
