@@ -14,6 +14,7 @@ import time
 
 from app.bots import make_bot
 from app.bots.selfplay import play_match
+from app.compiled import is_compiled
 from app.engine import memo
 from app.engine.games import GAMES, match_rules
 from bench.solver import solver_figures
@@ -42,6 +43,7 @@ def game_figures(game: str, seconds: float = SECONDS_PER_GAME) -> dict[str, floa
 
 
 def main() -> None:
+    print(f"engine: {'compiled with mypyc' if is_compiled() else 'interpreted'} (docs/build.md)")
     print(f"{'game':<12} {'players':>7} {'hands':>6} {'hands/s':>8} {'hands/cpu-s':>12} "
           f"{'actions/hand':>13} {'ms/action':>10}")
     for game in GAMES:

@@ -36,3 +36,12 @@ def test_the_locks_pin_every_dependency_of_pyproject() -> None:
     assert _names(project["project"]["optional-dependencies"]["dev"]) | build <= dev.keys()
     assert "greenlet" in runtime  # sqlalchemy[asyncio]: the async engine needs it at run time
     assert {name: dev[name] for name in runtime} == runtime
+
+
+def test_the_build_lock_is_the_runtime_and_mypy_at_the_dev_locks_versions() -> None:
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
+    runtime, dev, build = _pins("runtime.txt"), _pins("dev.txt"), _pins("build.txt")
+
+    assert _names(project["project"]["optional-dependencies"]["compiled"]) <= build.keys()
+    assert runtime.keys() <= build.keys()
+    assert {name: dev[name] for name in build} == build
