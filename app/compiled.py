@@ -22,7 +22,6 @@ ROOT = APP.parent
 PACKAGES = ("engine", "bots")
 # Modules left to the interpreter, and why (mypyc refuses the rest of their module otherwise).
 INTERPRETED = {
-    "app/engine/__init__.py": "a docstring only",
     "app/engine/options.py": "a pydantic model (mypyc 2.4.1's C for it does not compile)",
     # GameDef's fields name scoring's and phom's classes, imported for type checking only (they
     # import rules.py); compiled, the dataclass looks those names up at import and fails.
@@ -44,10 +43,13 @@ class StaleBuild(ImportError):
 
 
 def sources() -> list[str]:
-    """The modules to compile, as paths relative to the repository root."""
+    """The modules to compile, as paths relative to the repository root.
+
+    Never a package's ``__init__``: compiled, its package finds no interpreted module.
+    """
     return sorted(str(path.relative_to(ROOT)) for package in PACKAGES
                   for path in (APP / package).glob("*.py")
-                  if str(path.relative_to(ROOT)) not in INTERPRETED)
+                  if path.name != "__init__.py" and str(path.relative_to(ROOT)) not in INTERPRETED)
 
 
 def compiled_files() -> list[Path]:

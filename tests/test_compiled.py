@@ -72,4 +72,5 @@ def test_the_build_compiles_the_engine_and_the_bots_but_the_listed_modules() -> 
     names = compiled.sources()
     assert "app/engine/solver.py" in names and "app/bots/sensible.py" in names
     assert not set(names) & compiled.INTERPRETED.keys()
+    assert not [name for name in names if name.endswith("__init__.py")]
     assert all((compiled.ROOT / name).is_file() for name in compiled.INTERPRETED)
