@@ -601,10 +601,11 @@ async def _churn_while_playing(proc: ServerProcess, http: httpx.AsyncClient) -> 
     room = await _room(http, ann, bots=3, options={"target_score": 5000})
     await _start(http, room, ann)
     churned = 0
+    done = asyncio.Event()
 
     async def churn() -> None:
         nonlocal churned
-        while True:
+        while not done.is_set():
             await (await WsClient.join(proc.base_url, room["id"], ann)).close()
             churned += 1
 
@@ -614,9 +615,12 @@ async def _churn_while_playing(proc: ServerProcess, http: httpx.AsyncClient) -> 
         for _ in range(6):  # six rounds of the table while the player's other sockets churn
             await take_turn(a, await asyncio.wait_for(a.wait_turn(), 20))
     finally:
+        # The loop ends by its flag: a cancellation alone can be lost inside a connect's own
+        # timeout (Python 3.11), and the churn then ran on for ever (seen in a fresh-clone run).
+        done.set()
         churning.cancel()
         with contextlib.suppress(BaseException):
-            await churning
+            await asyncio.wait_for(churning, 30)
     await a.close()
     assert churned > 20
     health = await call(http, "GET", "/api/health", ann)
