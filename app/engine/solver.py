@@ -71,10 +71,8 @@ class _Table:
             if old is None or (shape.need, -shape.room) < (old.need, -old.room):
                 best[shape.delta] = shape
         self.shapes: list[list[_Shape]] = [[] for _ in self.codes]
-        width = self.width
         for shape in best.values():
-            delta = shape.delta
-            self.shapes[((delta & -delta).bit_length() - 1) // width].append(shape)
+            self.shapes[self.low(shape.delta)].append(shape)
         for group in self.shapes:  # bigger melds first: good answers early, deterministic
             if len(group) > 1:
                 group.sort(key=_shape_order)
