@@ -40,15 +40,21 @@ def remove_from_hand(st: State, seat: int, cards: list[str]) -> None:
     st.known[seat] = list((Counter(st.known[seat]) & Counter(hand)).elements())
 
 
+def blocked(st: State, seat: int) -> list[str]:
+    """Cards ``seat`` may not discard now: taken from the discard this turn (GEN-8) and locked
+    (PHOM-6)."""
+    return st.taken + st.locked[seat] if st.locked else st.taken
+
+
 def discardable(st: State, seat: int, hand: list[str] | None = None) -> list[str]:
-    """Cards of ``hand`` (the seat's own by default) the player may discard now: not taken from
-    the discard this turn (GEN-8) nor locked (PHOM-6)."""
+    """Cards of ``hand`` (the seat's own by default) the player may discard now: all but the
+    ``blocked`` ones."""
     hand = st.hands[seat] if hand is None else hand
-    blocked = st.taken + st.locked[seat] if st.locked else st.taken
-    if not blocked:
+    held_back = blocked(st, seat)
+    if not held_back:
         return sorted(set(hand))
     left = Counter(hand)
-    left.subtract(blocked)
+    left.subtract(held_back)
     return sorted(c for c, k in left.items() if k > 0)
 
 

@@ -18,6 +18,7 @@ from .errors import IllegalAction, RuleError, outcome, raised
 from .flow import (
     Events,
     after_table_move,
+    blocked,
     check_left,
     discardable,
     finish,
@@ -327,7 +328,7 @@ def verify_give_up(st: State, seat: int, card: str) -> None:
     """A card leaving the hand for the discard pile: held, and not taken this turn (GEN-8)."""
     if card not in st.hands[seat]:
         hand_after(st, seat, [card])
-    elif (st.taken or (st.locked and st.locked[seat])) and card not in discardable(st, seat):
+    elif blocked(st, seat) and card not in discardable(st, seat):
         raise IllegalAction(Code.CANNOT_DISCARD_TAKEN_CARD,
                             f"{card} was taken from the discard pile this turn")
 
