@@ -217,13 +217,12 @@ class SensibleBot(Bot):
     def _joker_playable(self, t: _Turn, swap: SwapJoker) -> bool:
         """GERMAN-8: after the exchange, can the joker go on the table with a discard to follow?"""
         after, _ = apply(t.st, t.seat, swap)
-        return self._joker_move(after, t.seat) is not None
+        return self._joker_move(LegalMoves(after, t.seat)) is not None
 
-    def _joker_move(self, st: State, seat: int) -> Action | None:
+    def _joker_move(self, legal: LegalMoves) -> Action | None:
         """A legal meld or lay-off that plays a held joker and still allows a discard."""
-        legal = LegalMoves(st, seat)
-        moves = [a for a in [*legal.of("meld"), *legal.of("lay_off")] if JOKER in _placed(a)]
-        moves.sort(key=lambda a: (a.type != "meld", -len(_placed(a))))
+        st, seat = legal.st, legal.seat
+        moves = sorted(_joker_placings(legal), key=lambda a: (a.type != "meld", -len(_placed(a))))
         for move in moves:
             after, _ = apply(st, seat, move)
             if after.hand_over or after.jokers_to_play or any(
@@ -234,11 +233,11 @@ class SensibleBot(Bot):
     def _play_joker(self, t: _Turn) -> Action | None:
         if not t.st.jokers_to_play:
             return None
-        move = self._joker_move(t.st, t.seat)
-        table = [a for a in t.moves.of("meld") + t.moves.of("lay_off") if JOKER in _placed(a)]
-        if move is not None and move in table:
+        move = self._joker_move(t.moves)
+        if move is not None:
             return move
-        return table[0] if table else None
+        placings = _joker_placings(t.moves)
+        return placings[0] if placings else None
 
     # --- melding and laying off ----------------------------------------------------------
 
@@ -388,6 +387,11 @@ def _placed(action: Action) -> list[str]:
     if isinstance(action, LayOff):
         return [c for c, _ in action.cards]
     return []
+
+
+def _joker_placings(legal: LegalMoves) -> list[Action]:
+    """The legal melds and lay-offs that put a joker on the table, melds first."""
+    return [a for a in legal.of("meld") + legal.of("lay_off") if JOKER in _placed(a)]
 
 
 def _sound(st: State, seat: int, move: LayOff) -> bool:
