@@ -32,7 +32,6 @@ class _Option:
     points: int
 
 
-
 _OPENINGS: Memo[tuple[tuple[str, ...], str | None, _Spec, int], tuple[Listed, ...] | None] = \
     Memo("opening: a hand's opening", 20_000)
 _OPTIONS: Memo[tuple[Listed, _Spec], _Option | None] = Memo("opening: listings as options",
