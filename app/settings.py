@@ -82,6 +82,11 @@ def _redis_url(value: str | None) -> str | None:
     return value
 
 
+def _lower(value: Any) -> Any:
+    """Names such as log levels read the same in any case (`INFO`, `info`)."""
+    return value.lower() if isinstance(value, str) else value
+
+
 def _origin(value: str) -> str:
     from urllib.parse import urlsplit
 
@@ -175,6 +180,11 @@ class Settings(BaseSettings):
     # Several processes (PostgreSQL and Redis, docs/scaling.md): how long a room's lease lasts
     # without renewal, so how soon a dead process's rooms are taken over.
     lease_seconds: Annotated[float, Field(ge=0.5, le=60, allow_inf_nan=False)] = 5.0
+    # Logs (docs/operations.md, "Logs"): plain lines for a person, or one JSON object a line
+    # for a collector; the level of the server's own loggers (other libraries stay at info).
+    log_format: Annotated[Literal["text", "json"], BeforeValidator(_lower)] = "text"
+    log_level: Annotated[Literal["debug", "info", "warning", "error"],
+                         BeforeValidator(_lower)] = "info"
 
     @property
     def is_development(self) -> bool:

@@ -67,6 +67,8 @@ BAD: list[tuple[str, str, str, dict[str, str]]] = [
     ("RUMMY_MAX_WAITING_ROOMS_PER_HOST", "0", "greater than or equal to 1", {}),
     ("RUMMY_REDIS_PREFIX", "no spaces please", "should match pattern", {}),
     ("RUMMY_LEASE_SECONDS", "0.1", "greater than or equal to 0.5", {}),
+    ("RUMMY_LOG_FORMAT", "xml", "'text' or 'json'", {}),
+    ("RUMMY_LOG_LEVEL", "verbose", "'debug', 'info', 'warning' or 'error'", {}),
 ]
 EXAMPLE = re.compile(r"\(for example (RUMMY_[A-Z_]+)=(.*)\)$")
 
@@ -190,3 +192,12 @@ def test_every_setting_is_in_docs_security() -> None:
     missing = [name for name in Settings.model_fields if f"`{prefix}{name}`".upper() not in
                text.upper()]
     assert not missing, f"docs/security.md does not list {missing}"
+
+
+def test_log_settings_take_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUMMY_LOG_FORMAT", "JSON")
+    monkeypatch.setenv("RUMMY_LOG_LEVEL", "Warning")
+
+    settings = Settings()
+
+    assert (settings.log_format, settings.log_level) == ("json", "warning")
