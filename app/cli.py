@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import logging
 import re
 import socket
 import sys
@@ -138,12 +139,14 @@ def serve(host: str, port: int) -> int:
 
     from app.api.messages import MAX_MESSAGE_BYTES
     from app.api.wsprotocol import LeanWebSocketProtocol, UpgradingHttpProtocol
+    from app.logs import configuration
 
     settings = _settings()
-    _upgrade(settings.database_url)
-    gc.set_threshold(*GC_THRESHOLDS)
     config = uvicorn.Config(
         "app.main:create_server", factory=True, interface="asgi3", host=host, port=port,
+        # One logging configuration for uvicorn's loggers and the server's, applied here, so
+        # the migrations' lines below are written the same way (docs/operations.md, "Logs").
+        log_config=configuration(settings),
         # A websocket message over the limit is closed with 1009 as soon as its header says
         # so, before its payload is read.
         ws_max_size=MAX_MESSAGE_BYTES,
@@ -155,7 +158,11 @@ def serve(host: str, port: int) -> int:
         ws=LeanWebSocketProtocol,  # uvicorn's own, lighter at rest
         http=UpgradingHttpProtocol,  # and its HTTP one, which leaves no cycle on an upgrade
         server_header=False)
-    _AnnouncingServer(config).run(sockets=[_listen(host, port, settings.socket_send_buffer)])
+    logging.captureWarnings(True)  # a library's warnings are log lines too (py.warnings)
+    _upgrade(settings.database_url)
+    gc.set_threshold(*GC_THRESHOLDS)
+    server = _AnnouncingServer(config, plain=settings.log_format == "text")
+    server.run(sockets=[_listen(host, port, settings.socket_send_buffer)])
     return 0
 
 
@@ -178,7 +185,12 @@ def _listen(host: str, port: int, send_buffer: int) -> socket.socket:
 
 
 class _AnnouncingServer(uvicorn.Server):
-    """Says which address to open once the socket is listening."""
+    """Says which address to open once the socket is listening: a line of its own for a
+    person (`plain`), else a log line like every other."""
+
+    def __init__(self, config: uvicorn.Config, plain: bool) -> None:
+        super().__init__(config)
+        self.plain = plain
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
@@ -187,8 +199,11 @@ class _AnnouncingServer(uvicorn.Server):
             if host in ("0.0.0.0", "::"):  # noqa: S104 - every interface: this machine is one
                 host = "localhost"
             shown = f"[{host}]" if ":" in host else host
-            print(f"Rummy Hall is serving: open http://{shown}:{port}/ (Ctrl+C stops it)",
-                  flush=True)
+            line = f"Rummy Hall is serving: open http://{shown}:{port}/ (Ctrl+C stops it)"
+            if self.plain:
+                print(line, flush=True)
+            else:
+                logging.getLogger(__name__).info(line)
 
 
 def _read_log(path: str) -> Any:
