@@ -17,6 +17,7 @@ from app import __version__
 from app.api import admin, auth, edge, errors, games, health, me, players, rooms, schemas, ws
 from app.api.gateway import LocalGateway
 from app.api.outage import add_outage_handlers
+from app.api.request_ids import RequestIds, start_socket
 from app.api.sockets import SocketIndex
 from app.cluster.cluster import Cluster
 from app.cluster.gateway import ClusterGateway
@@ -132,13 +133,15 @@ class RummyHall:
 
     def __init__(self, api: FastAPI) -> None:
         self.api = api
+        self.http = RequestIds(api)  # outside everything, so that every answer carries its id
 
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
         # A plain function handing over the coroutine: no frame of its own per open socket.
         if scope["type"] == "websocket" and scope["path"].startswith(ws.PATH):
             scope["app"] = self.api
+            start_socket(scope)
             return ws.serve(scope, receive, send)
-        return self.api(scope, receive, send)
+        return self.http(scope, receive, send)
 
 
 def create_server() -> RummyHall:
