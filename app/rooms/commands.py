@@ -11,6 +11,7 @@ action again to a new owner.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 
@@ -20,9 +21,12 @@ from app.bots.registry import DEFAULT_LEVEL
 from app.engine import designate
 from app.refusals import Code, Refusal
 
+from .replies import outcome
+
 if TYPE_CHECKING:
     from .room import Room
 
+log = logging.getLogger(__name__)
 Answer = TypeVar("Answer", covariant=True)
 
 
@@ -158,7 +162,12 @@ class Act:
     action: Any
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
-        return await room.act(caller.id, self.client_id, self.action)
+        reply = await room.act(caller.id, self.client_id, self.action)
+        # One debug line per action: RUMMY_LOG_LEVEL=debug shows every action (the type is
+        # the client's text, cut short, until the engine has parsed it).
+        kind = self.action.get("type") if isinstance(self.action, dict) else None
+        log.debug("room %s: %s's action %.40r: %s", room.id, caller.id, kind, outcome(reply))
+        return reply
 
 
 @dataclass(frozen=True)

@@ -41,3 +41,10 @@ class Replies:
         """Forget acknowledged ids of hands before the last ``HANDS_KEPT``."""
         oldest = hand_no - HANDS_KEPT + 1
         self._acked = {k: v for k, v in self._acked.items() if v[0] >= oldest}
+
+
+def outcome(reply: Reply) -> str:
+    """How an action's reply reads in a log line: applied at its seq, or the refusal's code."""
+    if reply["type"] == "ack":
+        return f"applied (seq {reply['seq']})"
+    return f"refused ({reply['code']})"

@@ -20,6 +20,7 @@ import asyncio
 import logging
 from typing import Any, TypeVar
 
+from app import logs
 from app.bots.registry import DEFAULT_LEVEL
 from app.engine.actions import Action, parse_action
 from app.engine.errors import RuleError
@@ -33,6 +34,7 @@ from .commands import Caller, RoomCommand
 from .connections import Connection, ConnectionSet
 from .presenter import Presenter, encode
 from .rematch import RematchOffer
+from .replies import outcome
 from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
 from .seating import Seating
@@ -57,7 +59,7 @@ class Room:
         self.runner = MatchRunner(record, self.rules, store)
         self.connections = ConnectionSet()
         self.presenter = Presenter(self)
-        self.supervisor = Supervisor(record.id)
+        self.supervisor = Supervisor(record)
         self.scheduler = Scheduler(self, self.seating, self.connections, timing,
                                    record.settings, self.supervisor)
         self.window = CallWindow(timing.call_grace)
@@ -93,8 +95,13 @@ class Room:
 
     async def handle(self, command: RoomCommand[Answer], caller: Caller) -> Answer:
         """Run ``command`` (`app.rooms.commands`) for ``caller``: its answer, or the refusal
-        raised. What changes the room takes the lock inside, where it changes it."""
-        return await command.run(self, caller)
+        raised. What changes the room takes the lock inside, where it changes it. Meanwhile
+        log lines name the room, its match and the caller (`app.logs.ROOM`)."""
+        where = logs.ROOM.set((self.record, caller.id))
+        try:
+            return await command.run(self, caller)
+        finally:
+            logs.ROOM.reset(where)
 
     # --- seats ----------------------------------------------------------------------------
 
@@ -276,10 +283,16 @@ class Room:
         async with self.lock:
             if not self._current(seq):
                 return True
-            reply, events = await self.runner.apply(seat, action, None, None, played_for)
-            if events:
-                await self._record_if_over()
-                self._changed(events)
+            where = logs.ROOM.set((self.record, self.seating.person_at(seat)))
+            try:
+                reply, events = await self.runner.apply(seat, action, None, None, played_for)
+                log.debug("room %s: seat %d's action %r by the server (%s): %s", self.id, seat,
+                          action.type, played_for or "computer player", outcome(reply))
+                if events:
+                    await self._record_if_over()
+                    self._changed(events)
+            finally:
+                logs.ROOM.reset(where)
             return bool(reply["type"] == "ack")
 
     async def abandon(self) -> None:

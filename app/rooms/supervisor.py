@@ -4,7 +4,8 @@ A job that fails because storage is unavailable is retried with backoff until it
 room no longer needs it, or it is cancelled: every room resumes by itself once the database is
 back. Any other failure is logged with its traceback and retried the same way (a room must not
 freeze on one bad moment). ``overdue`` tells the health check about jobs that should have run by
-now and did not.
+now and did not. A job's log lines name the room and its match (`app.logs.ROOM`), not the
+request or the player whose change planned it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from app import logs
 from app.services import outage
+
+if TYPE_CHECKING:
+    from app.services.records import RoomRecord
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +35,9 @@ Job = Callable[[], Coroutine[Any, Any, Any]]
 
 
 class Supervisor:
-    def __init__(self, room_id: str) -> None:
-        self.room_id = room_id
+    def __init__(self, record: RoomRecord) -> None:
+        self.record = record
+        self.room_id = record.id
         self._tasks: dict[str, asyncio.Task[Any]] = {}
         self._due: dict[str, float] = {}
         self._running: set[asyncio.Task[Any]] = set()  # past their delay: never cancelled
@@ -80,6 +86,9 @@ class Supervisor:
             self._due.pop(name, None)
 
     async def _guard(self, name: str, delay: float, job: Job) -> None:
+        # The task copied the context of whoever planned the job: its lines are the room's.
+        logs.REQUEST_ID.set(None)
+        logs.ROOM.set((self.record, None))
         await asyncio.sleep(delay)
         task = asyncio.current_task()
         assert task is not None  # noqa: S101 - a job runs in its own task
