@@ -38,6 +38,9 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     Plain `sqlite://` and `postgresql://` URLs are given their async drivers. Extra keyword
     arguments go to `create_async_engine` (pool sizes, echo, ...).
     """
+    # A statement's parameters (invite codes, the seed of a hand in play, password hashes)
+    # stay out of its errors' text, so out of the logs their tracebacks go to.
+    kwargs.setdefault("hide_parameters", True)
     parsed = make_url(url)
     if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
         parsed = parsed.set(drivername="sqlite+aiosqlite")

@@ -312,3 +312,22 @@ async def test_the_middleware_sets_the_id_for_the_request_and_returns_it() -> No
 
     assert kept.headers["X-Request-ID"] == "abc-1" == seen[0]
     assert made.headers["X-Request-ID"] == seen[1] and HEX_ID.fullmatch(seen[1] or "")
+
+
+async def test_a_database_error_does_not_show_its_parameters() -> None:
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from app.db.session import make_engine
+
+    engine = make_engine("sqlite+aiosqlite:///:memory:")
+    try:
+        async with engine.connect() as connection:
+            with pytest.raises(DBAPIError) as failed:
+                await connection.execute(text("SELECT * FROM no_such_table WHERE code = :code"),
+                                         {"code": "INVITE-SECRET"})
+    finally:
+        await engine.dispose()
+
+    assert "INVITE-SECRET" not in str(failed.value)
+    assert "hidden" in str(failed.value)
