@@ -92,14 +92,19 @@ def _origin(value: str) -> str:
     return value
 
 
-def _proxy(value: str) -> str:
+def _network(value: str) -> str:
     import ipaddress
 
+    try:
+        ipaddress.ip_network(value, strict=False)
+    except ValueError:
+        raise ValueError(f"{value!r} is not an IP address or network") from None
+    return value
+
+
+def _proxy(value: str) -> str:
     if value != "*":
-        try:
-            ipaddress.ip_network(value, strict=False)
-        except ValueError:
-            raise ValueError(f"{value!r} is not an IP address or network") from None
+        _network(value)
     return value
 
 
@@ -111,6 +116,7 @@ Count = Annotated[int, Field(ge=1, le=100_000)]
 TextList = Annotated[list[str], BeforeValidator(_text_list)]
 Origins = Annotated[list[Annotated[str, AfterValidator(_origin)]], BeforeValidator(_text_list)]
 Proxies = Annotated[list[Annotated[str, AfterValidator(_proxy)]], BeforeValidator(_text_list)]
+Networks = Annotated[list[Annotated[str, AfterValidator(_network)]], BeforeValidator(_text_list)]
 DatabaseUrl = Annotated[str, AfterValidator(_database_url),
                         Field(examples=["postgresql+asyncpg://rummy:PASSWORD@db:5432/rummy"])]
 RedisUrl = Annotated[str | None, AfterValidator(_redis_url),
@@ -175,6 +181,12 @@ class Settings(BaseSettings):
     # Several processes (PostgreSQL and Redis, docs/scaling.md): how long a room's lease lasts
     # without renewal, so how soon a dead process's rooms are taken over.
     lease_seconds: Annotated[float, Field(ge=0.5, le=60, allow_inf_nan=False)] = 5.0
+
+    # Operations (docs/operations.md): the Prometheus metrics, and who may read /metrics (the
+    # address the request came from, after RUMMY_TRUSTED_PROXIES; others get 404).
+    metrics_enabled: bool = True
+    metrics_allow: Annotated[Networks, Field(examples=[["127.0.0.1", "10.0.0.0/8"]])] = [
+        "127.0.0.1/32", "::1/128"]
 
     @property
     def is_development(self) -> bool:
