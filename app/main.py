@@ -145,7 +145,7 @@ def create_app() -> FastAPI:
     add_outage_handlers(app)
     for module in (health, games, auth, me, players, rooms, admin):
         app.include_router(module.router)
-    app.include_router(health.exposition)
+    app.add_route("/metrics", health.metrics_page, methods=["GET"], include_in_schema=False)
     app.router.routes.append(edge.ClientMount(
         "/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static"))
     schemas.document(app)

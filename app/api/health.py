@@ -4,7 +4,7 @@ liveness (`/api/health`), readiness (`/api/ready`) and the Prometheus metrics (`
 import asyncio
 import ipaddress
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from sqlalchemy import text
@@ -17,7 +17,6 @@ from .schemas import HealthOut, ReadyOut, api_router
 from .schemas import errors as errors_of
 
 router = api_router("/api", "health")
-exposition = APIRouter()  # /metrics: Prometheus text, outside the API and its document
 
 READY_TIMEOUT = 2.0  # seconds the database has to answer the readiness check
 
@@ -60,10 +59,10 @@ async def unready(request: Request) -> list[str]:
     return reasons
 
 
-@exposition.get("/metrics", include_in_schema=False)
 async def metrics_page(request: Request) -> Response:
-    """The metrics in Prometheus' text format, for the addresses of RUMMY_METRICS_ALLOW; to
-    anyone else it does not exist (404). Each scrape checks readiness first (`rummy_ready`)."""
+    """``GET /metrics``: the metrics in Prometheus' text format, for the addresses of
+    RUMMY_METRICS_ALLOW; to anyone else it does not exist (404). Each scrape checks readiness
+    first (`rummy_ready`). A plain route, not part of the JSON API or its document."""
     settings = request.app.state.settings
     host = request.client.host if request.client else ""
     if not settings.metrics_enabled or not allowed(host, settings.metrics_allow):
