@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import Receive, Scope, Send
 
-from app import __version__
+from app import __version__, metrics
 from app.api import admin, auth, edge, errors, games, health, me, players, rooms, schemas, ws
 from app.api.gateway import LocalGateway
 from app.api.outage import add_outage_handlers
@@ -26,7 +28,7 @@ from app.cluster.lobby import SharedLobby
 from app.cluster.node import Node
 from app.cluster.relay import Relay
 from app.cluster.store import OwnedStore
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import make_engine, make_sessionmaker, pool_levels
 from app.refusals import Refusal
 from app.rooms.registry import RoomRegistry
 from app.rooms.scheduler import RoomTiming
@@ -63,6 +65,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.registry = gateway.registry
     await gateway.start()
     app.state.restore_seconds = round(time.perf_counter() - began, 3)
+    metrics.restored(app.state.restore_seconds)
+    metrics.watch(_levels(app, engine, log_writer))
     # What start-up built (modules, tables, restored rooms) lives as long as the process: out
     # of the collector's sight, a full collection no longer walks it, so it pauses play less.
     gc.collect()
@@ -70,10 +74,31 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        metrics.watch(None)
         await gateway.close(log_writer.close())
         await log_writer.close()  # what the rooms appended is committed before the engine goes
         await app.state.throttle.close()
         await engine.dispose()
+
+
+def _levels(app: FastAPI, engine: AsyncEngine,
+            log_writer: LogWriter) -> Callable[[], metrics.Snapshot]:
+    """What the metrics read at each scrape: the rooms, sockets, log writer and database pool
+    of this process, and its leases as one of several."""
+    state = app.state
+    gateway = state.gateway
+    leases = gateway.cluster.leases if isinstance(gateway, ClusterGateway) else None
+
+    def snapshot() -> metrics.Snapshot:
+        rooms = state.registry.rooms.values()
+        in_use, idle, waiting = pool_levels(engine)
+        return metrics.Snapshot(
+            rooms=Counter(room.record.status for room in rooms), sockets=state.sockets.count(),
+            stalled_rooms=sum(1 for room in rooms if room.stalled()),
+            log_pending=log_writer.pending, pool_in_use=in_use, pool_idle=idle,
+            pool_waiting=waiting, leases_held=None if leases is None else leases.held())
+
+    return snapshot
 
 
 def _gateway(settings: Settings, store: SqlMatchStore, timing: RoomTiming,
@@ -107,6 +132,7 @@ def create_app() -> FastAPI:
     """Build the app: API routers first, then the browser client at `/`, behind the web edge.
     The API's documentation pages are served in development or with RUMMY_API_DOCS=1."""
     settings = get_settings()  # fail at start-up, not on the first request
+    metrics.enable(settings.metrics_enabled)
     docs = settings.is_development or settings.api_docs
     app = FastAPI(title="Rummy Hall", version=__version__, lifespan=_lifespan,
                   docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
@@ -120,6 +146,7 @@ def create_app() -> FastAPI:
     add_outage_handlers(app)
     for module in (health, games, auth, me, players, rooms, admin):
         app.include_router(module.router)
+    app.add_route("/metrics", health.metrics_page, methods=["GET"], include_in_schema=False)
     app.router.routes.append(edge.ClientMount(
         "/", edge.ClientFiles(directory=STATIC_DIR, html=True), name="static"))
     schemas.document(app)

@@ -123,6 +123,7 @@ class Code(StrEnum):
     NOT_HOST = "not_host", 403
     NOT_IN_THIS_GAME = "not_in_this_game"
     NOT_LAST_TURN = "not_last_turn"
+    NOT_READY = "not_ready", 503, Fault.SERVER
     NOT_SEATED = "not_seated", 409
     NOT_YOUR_MELD = "not_your_meld"
     NOT_YOUR_TURN = "not_your_turn"

@@ -97,14 +97,19 @@ def _origin(value: str) -> str:
     return value
 
 
-def _proxy(value: str) -> str:
+def _network(value: str) -> str:
     import ipaddress
 
+    try:
+        ipaddress.ip_network(value, strict=False)
+    except ValueError:
+        raise ValueError(f"{value!r} is not an IP address or network") from None
+    return value
+
+
+def _proxy(value: str) -> str:
     if value != "*":
-        try:
-            ipaddress.ip_network(value, strict=False)
-        except ValueError:
-            raise ValueError(f"{value!r} is not an IP address or network") from None
+        _network(value)
     return value
 
 
@@ -116,6 +121,7 @@ Count = Annotated[int, Field(ge=1, le=100_000)]
 TextList = Annotated[list[str], BeforeValidator(_text_list)]
 Origins = Annotated[list[Annotated[str, AfterValidator(_origin)]], BeforeValidator(_text_list)]
 Proxies = Annotated[list[Annotated[str, AfterValidator(_proxy)]], BeforeValidator(_text_list)]
+Networks = Annotated[list[Annotated[str, AfterValidator(_network)]], BeforeValidator(_text_list)]
 DatabaseUrl = Annotated[str, AfterValidator(_database_url),
                         Field(examples=["postgresql+asyncpg://rummy:PASSWORD@db:5432/rummy"])]
 RedisUrl = Annotated[str | None, AfterValidator(_redis_url),
@@ -185,6 +191,12 @@ class Settings(BaseSettings):
     log_format: Annotated[Literal["text", "json"], BeforeValidator(_lower)] = "text"
     log_level: Annotated[Literal["debug", "info", "warning", "error"],
                          BeforeValidator(_lower)] = "info"
+
+    # Operations (docs/operations.md): the Prometheus metrics, and who may read /metrics (the
+    # address the request came from, after RUMMY_TRUSTED_PROXIES; others get 404).
+    metrics_enabled: bool = True
+    metrics_allow: Annotated[Networks, Field(examples=[["127.0.0.1", "10.0.0.0/8"]])] = [
+        "127.0.0.1/32", "::1/128"]
 
     @property
     def is_development(self) -> bool:

@@ -5,6 +5,7 @@
 - `SecurityHeaders`: a strict Content-Security-Policy and friends on every answer.
 - `ClientFiles`: the browser client, revalidated on every use (ETag, 304), mounted at `/` by
   `ClientMount`, which leaves `/api/` to the router.
+- `CountErrors`: every answer of 400 or more counted by its refusal code (the metrics).
 - `protect`: wires these, and gzip, into an app in the right order.
 
 All are pure ASGI and pass websockets through untouched; the websocket message limit is
@@ -13,9 +14,12 @@ uvicorn's (`ws_max_size`, set by `app.cli serve`).
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import os
 import re
 
+import orjson
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,6 +28,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import metrics
 from app.refusals import Code, Refusal
 
 from . import errors
@@ -145,6 +150,44 @@ class SecurityHeaders(_HttpMiddleware):
         await self.app(scope, receive, send_with_headers)
 
 
+class CountErrors(_HttpMiddleware):
+    """Counts every answer of 400 or more in `rummy_errors_total` by its refusal code: the
+    body's ``detail.code`` (the error format), else ``http_<status>`` (FastAPI's own 422, a
+    405); an exception that escapes every handler is the 500 ``internal_error``."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        status = 0
+        body = bytearray()
+        gzipped = False
+
+        async def counted(message: Message) -> None:
+            nonlocal status, gzipped
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                gzipped = Headers(raw=message["headers"]).get("content-encoding") == "gzip"
+            elif status >= 400 and message["type"] == "http.response.body":
+                body.extend(message.get("body", b""))
+                if not message.get("more_body", False):
+                    metrics.refused(_error_code(status, bytes(body), gzipped))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, counted)
+        except Exception:
+            if status == 0:
+                metrics.refused(Code.INTERNAL_ERROR)
+            raise
+
+
+def _error_code(status: int, body: bytes, gzipped: bool) -> str:
+    with contextlib.suppress(ValueError, OSError, TypeError, KeyError):
+        detail = orjson.loads(gzip.decompress(body) if gzipped else body)["detail"]
+        code = detail.get("code") if isinstance(detail, dict) else None
+        if isinstance(code, str):
+            return code
+    return f"http_{status}"
+
+
 def headers_for(path: str, scheme: str) -> dict[str, str]:
     """The security headers of an answer to `path` over `scheme`."""
     policy = DOCS_POLICY if path in DOCS_PATHS else CLIENT_POLICY
@@ -185,10 +228,12 @@ def _server_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def protect(app: FastAPI) -> None:
-    """Wire the edge into `app`. The last middleware added runs first: the security headers wrap
-    everything, so the 413s and compressed answers carry them too."""
+    """Wire the edge into `app`. The last middleware added runs first: the count of errors
+    sees every answer, and the security headers wrap the rest, so the 413s and compressed
+    answers carry them too."""
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(NoNul)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(CountErrors)
     app.add_exception_handler(Exception, _server_error)

@@ -12,9 +12,11 @@ socket here and for one relayed from another process alike.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app import metrics
 from app.refusals import Code, Refusal
 from app.rooms.commands import Act, Caller, Command, SocketCommand
 from app.rooms.connections import Connection
@@ -71,6 +73,9 @@ class Gateway(Protocol):
     def health(self) -> dict[str, Any]:
         """What the deployment adds to the health check."""
 
+    async def unready(self) -> list[str]:
+        """Why the deployment cannot take actions now (readiness); empty when it can."""
+
     async def close(self, flush: Awaitable[None]) -> None:
         """Stop the rooms, and let the log writer commit what they appended (``flush``)."""
 
@@ -84,17 +89,21 @@ async def serve(room: Room, conn: Client, msg: messages.Inbound,
     """Have the room handle one parsed message and send its reply. ``held`` says whether the
     room is still this process's once an action has run: if it is not, the action was refused
     because the room left, so no reply is sent (the new owner answers it) and False is
-    returned."""
+    returned. A player's action is counted, with the time to its answer, in the metrics."""
     if not isinstance(msg, SocketCommand):
         conn.send(Refusal(Code.ALREADY_AUTHENTICATED,
                           "this connection is already authenticated").reply())
         return True
+    began = time.perf_counter()
     try:
         reply = await room.handle(msg, Caller(conn.player_id, conn.name))
     except Refusal as exc:  # a chat line's or a seed's
         reply = exc.reply()
-    if isinstance(msg, Act) and not held():
-        return False
+    if isinstance(msg, Act):
+        if not held():
+            return False
+        metrics.action(room.record.settings.game, reply is not None and reply["type"] == "ack",
+                       began)
     if reply is not None:
         conn.send(reply)
     return True
@@ -151,6 +160,9 @@ class LocalGateway:
 
     def health(self) -> dict[str, Any]:
         return {}
+
+    async def unready(self) -> list[str]:
+        return []  # this process alone: the database is all it needs
 
     async def close(self, flush: Awaitable[None]) -> None:
         await self.registry.close()

@@ -159,7 +159,8 @@ _MEANING = {
     409: "Conflicts with the current state",
     413: "The request body is over 64 KiB",
     429: "Too many attempts: wait Retry-After seconds",
-    503: "Storage unavailable, or a room between processes: try again shortly",
+    503: "Storage unavailable, a room between processes, or (readiness) the process cannot "
+         "take actions: try again shortly",
 }
 
 
@@ -400,6 +401,10 @@ class HealthOut(Out):
     stalled_rooms: list[str]
     restore_seconds: float
     cluster: Json | None = None  # only as one of several processes (docs/scaling.md)
+
+
+class ReadyOut(Out):
+    status: str  # "ready"; a process that is not ready answers 503 `not_ready` with `reasons`
 
 
 # --- rooms ------------------------------------------------------------------------------------

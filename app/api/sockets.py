@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from fastapi import WebSocket
 
+from app import metrics
 from app.refusals import Code, Refusal
 
 from .wsprotocol import LeanWebSocketProtocol
@@ -93,6 +94,10 @@ class SocketConnection:
         self._queue(data)
 
     def send(self, message: dict[str, Any]) -> None:
+        """Send a reply or notice; an ``error`` is counted in the metrics (state goes by
+        `push`, encoded once for every socket)."""
+        if message.get("type") == "error":
+            metrics.refused(message["code"])
         self.push(orjson.dumps(message))
 
     def refuse(self, code: Code, message: str, close_code: int) -> None:
@@ -139,6 +144,7 @@ class SocketConnection:
         """Too slow: stop writing and cut the connection at once, without waiting for a
         client that does not read (a close frame would wait behind its full buffer)."""
         self.closed = True
+        metrics.socket_dropped("slow")
         if self._writer is not None:
             self._writer.cancel()
         transport = getattr(_protocol(self.ws), "transport", None)
@@ -180,6 +186,7 @@ async def _close_soon(ws: WebSocket, code: int) -> None:
 async def refuse(ws: WebSocket, code: Code, message: str, close_code: int) -> None:
     """Send the `error` saying why, then close with `close_code` (a socket already gone is
     left alone)."""
+    metrics.refused(code)
     with contextlib.suppress(Exception):
         await ws.send_text(orjson.dumps(Refusal(code, message).reply()).decode())
     with contextlib.suppress(Exception):
@@ -206,6 +213,10 @@ class SocketIndex:
             return []
         evicted, self.by_player[conn.player_id] = mine[:excess], mine[excess:]
         return evicted
+
+    def count(self) -> int:
+        """Open sockets at this process."""
+        return sum(len(mine) for mine in self.by_player.values())
 
     def discard(self, conn: SocketConnection) -> None:
         mine = self.by_player.get(conn.player_id, [])

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol
 
@@ -23,12 +24,13 @@ from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
 from app.services.store import SqlMatchStore
 
-from .leases import Leases, node_of
+from .leases import SAFETY, Leases, node_of
 from .lobby import SharedLobby
 from .node import Node
 from .store import OwnedStore
 
 log = logging.getLogger(__name__)
+UNREADY_TIMEOUT = 1.0  # seconds Redis has to answer the readiness check's ping
 
 
 class Attachment(Protocol):
@@ -68,6 +70,23 @@ class Cluster:
     async def start(self) -> None:
         await self.node.start()
         self._ticker = asyncio.create_task(self._tick())
+
+    async def unready(self) -> list[str]:
+        """Why this process cannot take actions now: Redis does not answer, its heartbeat has
+        not reached Redis within the part of a lease period it relies on, or rooms it holds
+        have lost their leases (they are being dropped). Empty when it can."""
+        reasons = []
+        try:
+            async with asyncio.timeout(UNREADY_TIMEOUT):
+                await self.node.redis.ping()
+        except Exception as exc:
+            reasons.append(f"redis unreachable ({type(exc).__name__})")
+        if time.monotonic() - self.node.last_beat > self.leases.ttl * SAFETY:
+            reasons.append("no heartbeat reached redis within the lease period")
+        lapsed = sum(1 for room_id in self.registry.rooms if not self.leases.holds(room_id))
+        if lapsed:
+            reasons.append(f"{lapsed} rooms held here have lost their leases")
+        return reasons
 
     def health(self) -> dict[str, Any]:
         """This process in the cluster, for the health check."""

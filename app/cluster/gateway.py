@@ -52,6 +52,9 @@ class ClusterGateway:
     def health(self) -> dict[str, Any]:
         return {"cluster": self.cluster.health()}
 
+    async def unready(self) -> list[str]:
+        return await self.cluster.unready()
+
     async def close(self, flush: Awaitable[None]) -> None:
         """Hand the rooms over once their log is committed."""
         await self.cluster.hand_over(flush)

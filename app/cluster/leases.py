@@ -17,6 +17,8 @@ import time
 
 from redis.asyncio import Redis
 
+from app import metrics
+
 log = logging.getLogger(__name__)
 
 SAFETY = 0.8  # of the lease period: how much of it this process relies on
@@ -52,6 +54,11 @@ class Leases:
     def holds(self, room_id: str) -> bool:
         return self._until.get(room_id, 0.0) > time.monotonic()
 
+    def held(self) -> int:
+        """How many leases this process counts as held now."""
+        now = time.monotonic()
+        return sum(1 for until in self._until.values() if until > now)
+
     async def acquire(self, room_id: str) -> bool:
         asked = time.monotonic()
         value = f"{self.node_id} {secrets.token_hex(4)}"
@@ -78,7 +85,9 @@ class Leases:
                 results = await pipe.execute()
         except Exception as exc:
             log.warning("cluster: leases not renewed: %r", exc)
+            metrics.leases_renewed(0, 0, len(rooms))
             return [r for r in rooms if not self.holds(r)]
+        metrics.redis_round_trip(time.monotonic() - asked)
         lost = []
         for room_id, renewed in zip(rooms, results, strict=True):
             if renewed:
@@ -86,6 +95,7 @@ class Leases:
             else:
                 lost.append(room_id)
                 self.forget(room_id)
+        metrics.leases_renewed(len(rooms) - len(lost), len(lost), 0)
         return lost
 
     def forget(self, room_id: str) -> None:

@@ -16,9 +16,12 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable
 
 from redis.asyncio import Redis
+
+from app import metrics
 
 from . import wire
 
@@ -39,6 +42,7 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         # Called when the inbox is subscribed again after an outage (messages may be lost).
         self.reconnected: Callable[[], None] = lambda: None
+        self.last_beat = 0.0  # monotonic time of the last heartbeat Redis took
 
     def channel(self, node_id: str) -> str:
         return f"{self.prefix}:node:{node_id}"
@@ -53,10 +57,12 @@ class Node:
 
     def send(self, node_id: str, message: wire.Message) -> None:
         """Queue a message to a process; never waits (and is lost if Redis is unreachable)."""
+        metrics.relayed("sent")
         self._outbox.put_nowait((self.channel(node_id), wire.write(message)))
 
     def broadcast(self, message: wire.Message) -> None:
         """Queue a message to every process, this one included."""
+        metrics.relayed("sent")
         self._outbox.put_nowait((self.everyone, wire.write(message)))
 
     async def start(self) -> None:
@@ -65,7 +71,10 @@ class Node:
 
     async def beat(self) -> None:
         """Say this process is alive for another lease period."""
+        asked = time.monotonic()
         await self.redis.set(self._alive_key(self.id), "1", px=int(self.ttl * 1000))
+        self.last_beat = time.monotonic()
+        metrics.redis_round_trip(self.last_beat - asked)
 
     async def alive(self, node_ids: set[str]) -> set[str]:
         ids = sorted(node_ids)
@@ -109,6 +118,7 @@ class Node:
                     await pubsub.aclose()
 
     def _dispatch(self, data: bytes) -> None:
+        metrics.relayed("received")
         try:
             self.receive(wire.parse(data))
         except Exception:

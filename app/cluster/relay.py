@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from app import metrics
 from app.api import messages
 from app.api.gateway import serve
 from app.api.sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection, SocketIndex
@@ -212,6 +213,9 @@ class RemoteConnection:
         self.relay.node.send(self.proxy, wire.Out(self.link_id, self.relay.node.id, data.decode()))
 
     def send(self, message: dict[str, Any]) -> None:
+        """As `SocketConnection.send`: an ``error`` is counted here, at the room's process."""
+        if message.get("type") == "error":
+            metrics.refused(message["code"])
         self.push(orjson.dumps(message))
 
     async def _serve(self) -> None:

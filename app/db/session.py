@@ -82,3 +82,15 @@ def asyncpg_dsn(url: URL) -> str:
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     """Sessions whose objects stay readable after commit; the caller owns each transaction."""
     return async_sessionmaker(engine, expire_on_commit=False, autoflush=True)
+
+
+def pool_levels(engine: AsyncEngine) -> tuple[int, int, int]:
+    """The engine's pool: connections in use, idle, and checkouts waiting for one. SQLAlchemy
+    has no public count of waiters: it is read from the asyncio queue behind the async pool
+    (0 where there is none, as with SQLite's pool)."""
+    pool = engine.sync_engine.pool
+    in_use = getattr(pool, "checkedout", lambda: 0)()
+    idle = getattr(pool, "checkedin", lambda: 0)()
+    queue = getattr(getattr(pool, "_pool", None), "__dict__", {}).get("_queue")  # made lazily
+    waiting = len(getattr(queue, "_getters", ()))
+    return in_use, idle, waiting

@@ -13,6 +13,7 @@ Contracts shared by every helper here:
 - A balance never goes negative: `InsufficientChips` first, `CHECK (balance >= 0)` last.
 - Chips are conserved: only `mint` creates them, raising the bank's `balance` and `minted`
   together, so the sum of all balances always equals the bank's `minted`.
+- The metrics count a transfer once its transaction commits (`rummy_ledger_transfers_total`).
 """
 
 from __future__ import annotations
@@ -21,15 +22,29 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import event, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import Session, aliased
 
+from app import metrics
 from app.db.models import Account, RoomSeat, Transfer
 from app.refusals import Code, FixedRefusal
 
 BANK, WALLET, ESCROW = "bank", "wallet", "escrow"
+_UNCOMMITTED = "ledger_transfers"  # a session's transfers its transaction has not committed
+
+
+@event.listens_for(Session, "after_commit")
+def _count_committed(session: Session) -> None:
+    count = session.info.pop(_UNCOMMITTED, 0)
+    if count:
+        metrics.ledger_transfers(count)
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget_rolled_back(session: Session) -> None:
+    session.info.pop(_UNCOMMITTED, None)
 
 
 class LedgerError(FixedRefusal):
@@ -196,7 +211,10 @@ async def _record(session: AsyncSession, key: str, **values: Any) -> Transfer | 
         .returning(Transfer.id)
     )
     transfer_id = await session.scalar(statement)
-    return None if transfer_id is None else await session.get(Transfer, transfer_id)
+    if transfer_id is None:
+        return None
+    session.info[_UNCOMMITTED] = session.info.get(_UNCOMMITTED, 0) + 1
+    return await session.get(Transfer, transfer_id)
 
 
 async def _add(session: AsyncSession, account_id: int, delta: int, *, mint: bool = False) -> None:

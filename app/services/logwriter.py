@@ -34,6 +34,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ import orjson
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app import metrics
 from app.db.models import MatchAction, Room, new_id
 from app.db.session import PG_CONNECT_TIMEOUT_SECONDS, PG_LOG_COMMITS, asyncpg_dsn
 from app.services.outage import is_storage_outage
@@ -121,6 +123,7 @@ class LogWriter:
         self._pool_made = asyncio.Lock()
         self._queue: deque[_Append] = deque()
         self._busy: set[str] = set()  # matches with rows in a commit in flight
+        self._committing = 0  # rows in commits in flight
         self._tasks: set[asyncio.Task[None]] = set()
         self._scheduled = False
         self._closed = False
@@ -143,6 +146,11 @@ class LogWriter:
             asyncio.get_running_loop().call_soon(self._dispatch)
         await pending.done
 
+    @property
+    def pending(self) -> int:
+        """Rows appended and not yet committed (queued, or in a commit in flight)."""
+        return len(self._queue) + self._committing
+
     async def close(self) -> None:
         """Refuse new appends; return when every queued one is committed or has failed."""
         self._closed = True
@@ -161,6 +169,7 @@ class LogWriter:
             if not batch:
                 return
             self._busy.update(p.match_id for p in batch)
+            self._committing += len(batch)
             task = asyncio.create_task(self._commit(batch))
             self._tasks.add(task)
             task.add_done_callback(self._finished)
@@ -185,7 +194,10 @@ class LogWriter:
 
     async def _commit(self, batch: list[_Append]) -> None:
         try:
+            began = time.perf_counter()
             error = await self._store(batch)
+            if error is None:
+                metrics.log_committed(len(batch), time.perf_counter() - began)
             if error is None or len(batch) == 1 or is_storage_outage(error):
                 for pending in batch:
                     _settle(pending, _refusal(pending) if error is None else error)
@@ -198,6 +210,7 @@ class LogWriter:
                 if not pending.done.done():  # this task was cancelled (the loop is closing)
                     pending.done.cancel()
             self._busy.difference_update(p.match_id for p in batch)
+            self._committing -= len(batch)
 
     async def _store(self, batch: list[_Append]) -> Exception | None:
         """Insert the rows in one transaction; the error, or None once committed."""

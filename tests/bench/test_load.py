@@ -54,6 +54,18 @@ def test_closed_loop_measures_the_server_and_the_baseline() -> None:
     positive(ratio[1])
 
 
+def test_closed_loop_weighs_the_metrics() -> None:
+    output = bench("closed", "--rooms", "2", "--seconds", "2", "--warmup", "0.5",
+                   "--metrics-cost", "1")
+    rows = {row["target"]: row for row in table(output)}
+    assert set(rows) == {"server, metrics on (1)", "server, metrics off (1)", "baseline"}
+    for row in rows.values():
+        positive(row["actions/s"])
+    ratio = re.search(r"metrics on/off: ([\d.]+) %", output)
+    assert ratio is not None, output
+    positive(ratio[1])
+
+
 def test_open_loop_counts_from_the_intended_time() -> None:
     output = bench("open", "--rooms", "2", "--rate", "2", "--seconds", "2", "--warmup", "0.5")
     [row] = table(output)
