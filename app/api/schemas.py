@@ -439,6 +439,7 @@ class RoomOut(Out):
     match_id: str | None
     players: list[SeatOut | None]
     taken: int
+    quick_seat: bool  # opened by quick seat: people only, starts by itself when full
     rematch: str | None
     invite_code: str | None = None
     your_seat: int | None = None
