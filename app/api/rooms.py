@@ -1,4 +1,5 @@
-"""``/api/rooms``: the lobby, creating rooms, seats, computer players, starting (PROTOCOL.md §5).
+"""``/api/rooms``: the lobby, creating rooms, seats, computer players, starting
+(PROTOCOL.md §5); ``/api/quickseat``, a seat at a table of strangers (§8).
 
 A private room answers only its members (seated players and the host) and callers with its
 invite code; anyone else gets the 404 ``no_such_room`` of a room that does not exist.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Any
 
-from fastapi import Query, Request
+from fastapi import Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.bots.registry import DEFAULT_LEVEL
@@ -29,7 +30,8 @@ from app.rooms.commands import (
 )
 from app.services.room_settings import RoomSettings
 
-from .deps import CurrentPlayer, GatewayDep, RegistryDep
+from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep
+from .quickseat import quick_seat
 from .schemas import (
     BotsOut,
     Integer,
@@ -65,6 +67,24 @@ class RoomIn(BaseModel):
         return RoomSettings(**self.model_dump())
 
 
+class QuickSeatIn(BaseModel):
+    """The settings a quick-seat caller asks for (PROTOCOL.md §8): a public room's, with no
+    host choices (grace period, spectator chat, stacked deals) left to make."""
+
+    model_config = ConfigDict(json_schema_extra=room_rules)
+    game: str
+    seats: Integer
+    stake: Integer = 0
+    buy_in: Integer = 0
+    options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: Integer = 0
+    rated: StrictBool = False
+
+    def settings(self) -> RoomSettings:
+        """Validated as a new room's (``bad_stake``, ``bad_options``…)."""
+        return RoomSettings(**self.model_dump())
+
+
 class JoinIn(BaseModel):
     invite: str | None = Field(None, max_length=64)
 
@@ -88,6 +108,19 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     room = await registry.create(player.id, player.name, body.settings())
     await gateway.announce(room)
     return RoomOut.model_validate(room_out(room, player.id))
+
+
+@router.post("/quickseat", status_code=201, responses={
+    200: {"model": JoinedOut, "description": "Seated in a quick-seat room that was waiting"},
+    201: {"description": "Seated in a new quick-seat room"}, **errors(400, 401, 404, 409)})
+async def quickseat(body: QuickSeatIn, player: CurrentPlayer, registry: RegistryDep,
+                    gateway: GatewayDep, session: SessionDep, response: Response) -> JoinedOut:
+    """Play now with strangers (docs/server.md, "Quick seat"): a seat at the fullest waiting
+    quick-seat room of these settings, or at a new one (201); the room starts when full."""
+    seated = await quick_seat(gateway, registry, session, body.settings(), _caller(player))
+    if not seated.opened:
+        response.status_code = 200
+    return JoinedOut.model_validate(seated.answer)
 
 
 @router.get("/rooms")
