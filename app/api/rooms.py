@@ -1,4 +1,4 @@
-"""``/api/rooms``: the lobby, creating rooms, seats, computer players, starting
+"""``/api/rooms``: the lobby and its filters, creating rooms, seats, computer players, starting
 (PROTOCOL.md §5); ``/api/quickseat``, a seat at a table of strangers (§8).
 
 A private room answers only its members (seated players and the host) and callers with its
@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
+from app.engine.games import GAMES, game_def
 from app.refusals import Code, Refusal
 from app.rooms.commands import (
     AddBots,
@@ -28,7 +29,7 @@ from app.rooms.commands import (
     Start,
     room_out,
 )
-from app.services.room_settings import RoomSettings
+from app.services.room_settings import MAX_STAKE, MAX_TURN_SECONDS, RoomSettings
 
 from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep
 from .quickseat import quick_seat
@@ -46,6 +47,7 @@ from .schemas import (
 )
 
 router = api_router("/api", "rooms", 503)
+MAX_SEATS = max(g.max_players for g in GAMES.values())
 
 
 class RoomIn(BaseModel):
@@ -83,6 +85,21 @@ class QuickSeatIn(BaseModel):
     def settings(self) -> RoomSettings:
         """Validated as a new room's (``bad_stake``, ``bad_options``…)."""
         return RoomSettings(**self.model_dump())
+
+
+class LobbyFilter(BaseModel):
+    """The lobby's filters (query parameters), each optional: a room is kept if it has every
+    value given."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str | None = Field(None, max_length=32)
+    seats: int | None = Field(None, ge=1, le=MAX_SEATS)
+    stake: int | None = Field(None, ge=0, le=MAX_STAKE)
+    turn_seconds: int | None = Field(None, ge=0, le=MAX_TURN_SECONDS)
+
+    def keeps(self, room: dict[str, Any]) -> bool:
+        return all(value is None or room[name] == value
+                   for name, value in self.model_dump().items())
 
 
 class JoinIn(BaseModel):
@@ -123,9 +140,12 @@ async def quickseat(body: QuickSeatIn, player: CurrentPlayer, registry: Registry
     return JoinedOut.model_validate(seated.answer)
 
 
-@router.get("/rooms")
-async def lobby(gateway: GatewayDep) -> LobbyOut:
-    return LobbyOut.model_validate({"rooms": await gateway.lobby()})
+@router.get("/rooms", responses=errors(400, 404))
+async def lobby(gateway: GatewayDep, only: Annotated[LobbyFilter, Query()]) -> LobbyOut:
+    """The listed rooms, newest first; each filter given keeps the rooms of that value."""
+    if only.game is not None:
+        game_def(only.game)  # an unknown game is refused (404)
+    return LobbyOut.model_validate({"rooms": [r for r in await gateway.lobby() if only.keeps(r)]})
 
 
 @router.get("/rooms/{room_id}", responses=errors(400, 401, 404))
