@@ -25,6 +25,7 @@ from app.cluster.cluster import Cluster
 from app.cluster.gateway import ClusterGateway
 from app.cluster.leases import Leases
 from app.cluster.lobby import SharedLobby
+from app.cluster.locks import SharedLocks
 from app.cluster.node import Node
 from app.cluster.relay import Relay
 from app.cluster.store import OwnedStore
@@ -108,7 +109,8 @@ def _gateway(settings: Settings, store: SqlMatchStore, timing: RoomTiming,
         return LocalGateway(RoomRegistry(
             store, timing, max_waiting_per_host=settings.max_waiting_rooms_per_host))
     cluster = _cluster(settings, store, timing)
-    return ClusterGateway(cluster, Relay(cluster, sockets))
+    return ClusterGateway(cluster, Relay(cluster, sockets),
+                          SharedLocks(cluster.node.redis, settings.redis_prefix))
 
 
 def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cluster:

@@ -131,6 +131,7 @@ class Code(StrEnum):
     ONE_MELD_PER_TURN = "one_meld_per_turn"
     OPTION_NOT_ALLOWED = "option_not_allowed"
     PRIVATE_MATCH = "private_match", 403
+    QUICK_SEAT_HUMANS_ONLY = "quick_seat_humans_only", 409
     RATE_LIMITED = "rate_limited", 429
     RATED_ROOM_HUMANS_ONLY = "rated_room_humans_only", 409
     ROOM_FULL = "room_full", 409

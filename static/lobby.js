@@ -3,6 +3,7 @@ import { html, useState, useEffect, errorText } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { api, session } from './api.js';
 import { PlayComputer } from './quickplay.js';
+import { PlayNow } from './playnow.js';
 import { MyRooms } from './my-rooms.js';
 
 export function Entry({ onAuthed }) {
@@ -110,6 +111,7 @@ export function Lobby({ me }) {
     </div>
     ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
     <${MyRooms} />
+    <${PlayNow} rooms=${rooms} />
     <${PlayComputer} />
     ${rooms === null
       ? html`<p class="muted">${t('app.loading')}</p>`
@@ -123,7 +125,7 @@ export function Lobby({ me }) {
               <th scope="col">${t('lobby.col.status')}</th><th scope="col"><span class="sr-only">${t('lobby.col.action')}</span></th>
             </tr></thead>
             <tbody>${rooms.map((room) => html`<tr key=${room.id} data-room=${room.id}>
-              <td><strong>${gameName(room.game)}</strong>${room.rated ? html` <span class="badge" data-testid="rated-badge">${t('board.rated_room')}</span>` : ''}</td>
+              <td><strong>${gameName(room.game)}</strong>${room.rated ? html` <span class="badge" data-testid="rated-badge">${t('board.rated_room')}</span>` : ''}${room.quick_seat ? html` <span class="badge" data-testid="quick-badge">${t('lobby.quick_seat')}</span>` : ''}</td>
               <td>${t('lobby.seats_taken', { taken: room.taken, seats: room.seats })}</td>
               <td>${room.stake ? t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in }) : t('lobby.free')}</td>
               <td>${hostName(room)}</td>

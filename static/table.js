@@ -290,7 +290,7 @@ function WaitingRoom({ room, me, sock, chat, fair, next }) {
   return html`<section class="waiting">
     <div class="panel">
       <h1>${gameName(room.game)}</h1>
-      <p class="muted">${t('room.waiting')}</p>
+      <p class="muted" data-testid="wait-line">${t(room.quick_seat ? 'room.wait_quick_seat' : 'room.waiting')}</p>
       <${OptionsSummary} room=${room} />
       <p>${room.stake ? t('lobby.stake_value', { stake: room.stake, buy_in: room.buy_in }) : t('lobby.free')}
         ${room.turn_seconds ? ' · ' + t('room.turn_seconds', { n: room.turn_seconds }) : ''}
@@ -310,7 +310,7 @@ function WaitingRoom({ room, me, sock, chat, fair, next }) {
              onFocus=${(e) => e.target.select()} />
           <button type="button" class="btn small" onClick=${copy}>${t('room.copy')}</button></div>
       </div>`}
-      ${isHost
+      ${room.quick_seat ? '' : isHost
         ? html`<div class="host-controls">
             ${free > 0 && html`<label class="inline">${t('room.bots_count')}
                 <select value=${count} onChange=${(e) => setCount(Number(e.target.value))}>

@@ -12,8 +12,10 @@ socket here and for one relayed from another process alike.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from app import metrics
@@ -66,6 +68,10 @@ class Gateway(Protocol):
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The listed rooms' summaries, newest first."""
+
+    def exclusive(self, name: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold the lock ``name`` against every process of the deployment for the block (quick
+        seat's choice of a room); ``try_again`` if it stays taken too long."""
 
     def logged_out(self, token_hash: str) -> None:
         """A token was revoked here (its sockets here are closed already): tell the rest."""
@@ -123,11 +129,33 @@ class LocalLink:
         self.room.disconnect(self.conn)
 
 
+class NamedLocks:
+    """This process's locks by name, each kept only while it is held or awaited."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # name -> (lock, users)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, name: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(name, (asyncio.Lock(), 0))
+        self._locks[name] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[name]
+            if users == 1:
+                del self._locks[name]
+            else:
+                self._locks[name] = (lock, users - 1)
+
+
 class LocalGateway:
     """One process: every room is in this registry."""
 
     def __init__(self, registry: RoomRegistry) -> None:
         self.registry = registry
+        self.locks = NamedLocks()
 
     async def start(self) -> None:
         await self.registry.restore()
@@ -154,6 +182,9 @@ class LocalGateway:
 
     async def lobby(self) -> list[dict[str, Any]]:
         return self.registry.lobby()
+
+    def exclusive(self, name: str) -> contextlib.AbstractAsyncContextManager[None]:
+        return self.locks.hold(name)  # this process is the whole deployment
 
     def logged_out(self, token_hash: str) -> None:
         """No other process to tell."""

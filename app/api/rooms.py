@@ -1,4 +1,5 @@
-"""``/api/rooms``: the lobby, creating rooms, seats, computer players, starting (PROTOCOL.md §5).
+"""``/api/rooms``: the lobby and its filters, creating rooms, seats, computer players, starting
+(PROTOCOL.md §5); ``/api/quickseat``, a seat at a table of strangers (§8).
 
 A private room answers only its members (seated players and the host) and callers with its
 invite code; anyone else gets the 404 ``no_such_room`` of a room that does not exist.
@@ -9,11 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Any
 
-from fastapi import Query, Request
+from fastapi import Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.bots.registry import DEFAULT_LEVEL
 from app.db.models import Player
+from app.engine.games import GAMES, game_def
 from app.refusals import Code, Refusal
 from app.rooms.commands import (
     AddBots,
@@ -27,9 +29,10 @@ from app.rooms.commands import (
     Start,
     room_out,
 )
-from app.services.room_settings import RoomSettings
+from app.services.room_settings import MAX_STAKE, MAX_TURN_SECONDS, RoomSettings
 
-from .deps import CurrentPlayer, GatewayDep, RegistryDep
+from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep
+from .quickseat import quick_seat
 from .schemas import (
     BotsOut,
     Integer,
@@ -44,6 +47,7 @@ from .schemas import (
 )
 
 router = api_router("/api", "rooms", 503)
+MAX_SEATS = max(g.max_players for g in GAMES.values())
 
 
 class RoomIn(BaseModel):
@@ -63,6 +67,39 @@ class RoomIn(BaseModel):
     def settings(self) -> RoomSettings:
         """The body as the room's settings (validated there: ``bad_stake``, ``bad_options``…)."""
         return RoomSettings(**self.model_dump())
+
+
+class QuickSeatIn(BaseModel):
+    """The settings a quick-seat caller asks for (PROTOCOL.md §8): a public room's, with no
+    host choices (grace period, spectator chat, stacked deals) left to make."""
+
+    model_config = ConfigDict(json_schema_extra=room_rules)
+    game: str
+    seats: Integer
+    stake: Integer = 0
+    buy_in: Integer = 0
+    options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: Integer = 0
+    rated: StrictBool = False
+
+    def settings(self) -> RoomSettings:
+        """Validated as a new room's (``bad_stake``, ``bad_options``…)."""
+        return RoomSettings(**self.model_dump())
+
+
+class LobbyFilter(BaseModel):
+    """The lobby's filters (query parameters), each optional: a room is kept if it has every
+    value given."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str | None = Field(None, max_length=32)
+    seats: int | None = Field(None, ge=1, le=MAX_SEATS)
+    stake: int | None = Field(None, ge=0, le=MAX_STAKE)
+    turn_seconds: int | None = Field(None, ge=0, le=MAX_TURN_SECONDS)
+
+    def keeps(self, room: dict[str, Any]) -> bool:
+        return all(value is None or room[name] == value
+                   for name, value in self.model_dump().items())
 
 
 class JoinIn(BaseModel):
@@ -90,9 +127,25 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     return RoomOut.model_validate(room_out(room, player.id))
 
 
-@router.get("/rooms")
-async def lobby(gateway: GatewayDep) -> LobbyOut:
-    return LobbyOut.model_validate({"rooms": await gateway.lobby()})
+@router.post("/quickseat", status_code=201, responses={
+    200: {"model": JoinedOut, "description": "Seated in a quick-seat room that was waiting"},
+    201: {"description": "Seated in a new quick-seat room"}, **errors(400, 401, 404, 409)})
+async def quickseat(body: QuickSeatIn, player: CurrentPlayer, registry: RegistryDep,
+                    gateway: GatewayDep, session: SessionDep, response: Response) -> JoinedOut:
+    """Play now with strangers (docs/server.md, "Quick seat"): a seat at the fullest waiting
+    quick-seat room of these settings, or at a new one (201); the room starts when full."""
+    seated = await quick_seat(gateway, registry, session, body.settings(), _caller(player))
+    if not seated.opened:
+        response.status_code = 200
+    return JoinedOut.model_validate(seated.answer)
+
+
+@router.get("/rooms", responses=errors(400, 404))
+async def lobby(gateway: GatewayDep, only: Annotated[LobbyFilter, Query()]) -> LobbyOut:
+    """The listed rooms, newest first; each filter given keeps the rooms of that value."""
+    if only.game is not None:
+        game_def(only.game)  # an unknown game is refused (404)
+    return LobbyOut.model_validate({"rooms": [r for r in await gateway.lobby() if only.keeps(r)]})
 
 
 @router.get("/rooms/{room_id}", responses=errors(400, 401, 404))

@@ -77,9 +77,13 @@ def bot_rules(schema: JsonDict) -> None:
 
 
 def _add_rules(schema: JsonDict, rules: dict[str, JsonDict]) -> None:
+    """Each rule said on its field, for the fields the model has (quick seat's body has but a
+    part of a new room's)."""
     properties = schema["properties"]
     assert isinstance(properties, dict)  # noqa: S101 - a model's schema
     for name, rule in rules.items():
+        if name not in properties:
+            continue
         field = properties[name]
         assert isinstance(field, dict)  # noqa: S101
         field.update(rule)
@@ -439,6 +443,7 @@ class RoomOut(Out):
     match_id: str | None
     players: list[SeatOut | None]
     taken: int
+    quick_seat: bool  # opened by quick seat: people only, starts by itself when full
     rematch: str | None
     invite_code: str | None = None
     your_seat: int | None = None

@@ -1,9 +1,10 @@
 """The room gateway of one process among several (docs/scaling.md): a room is served by the
-process that holds its lease, this one or another reached through the relay; the lobby is the
-shared one in Redis, and a logout is told to every process."""
+process that holds its lease, this one or another reached through the relay; the lobby and the
+locks are shared in Redis, and a logout is told to every process."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable
 from typing import Any
 
@@ -14,13 +15,15 @@ from app.rooms.room import Room
 
 from . import wire
 from .cluster import Cluster
+from .locks import SharedLocks
 from .relay import Link, Relay
 
 
 class ClusterGateway:
-    def __init__(self, cluster: Cluster, relay: Relay) -> None:
+    def __init__(self, cluster: Cluster, relay: Relay, locks: SharedLocks) -> None:
         self.cluster = cluster
         self.relay = relay
+        self.locks = locks
         self.registry = cluster.registry  # the rooms held here, and where new ones are made
 
     async def start(self) -> None:
@@ -45,6 +48,9 @@ class ClusterGateway:
 
     async def lobby(self) -> list[dict[str, Any]]:
         return await self.cluster.lobby.rooms()
+
+    def exclusive(self, name: str) -> contextlib.AbstractAsyncContextManager[None]:
+        return self.locks.hold(name)  # in Redis: every process's callers wait on it
 
     def logged_out(self, token_hash: str) -> None:
         self.cluster.node.broadcast(wire.Logout(token_hash))

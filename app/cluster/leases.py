@@ -29,7 +29,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
-_RELEASE = """
+# Compare-and-delete: only the holding that set the value removes it (leases, shared locks).
+RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
@@ -46,7 +47,7 @@ class Leases:
         self._until: dict[str, float] = {}  # room -> monotonic time it is held until
         self._values: dict[str, str] = {}  # room -> this taking's lease value
         self._renew = redis.register_script(_RENEW)
-        self._release = redis.register_script(_RELEASE)
+        self._release = redis.register_script(RELEASE)
 
     def key(self, room_id: str) -> str:
         return f"{self.prefix}:lease:{room_id}"

@@ -196,6 +196,9 @@ class Room(Base):
     # Several processes (docs/scaling.md): the fencing token of the process that owns the room;
     # each takeover raises it, and a write carrying an older token is refused.
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # A room quick seat opened (docs/server.md, "Quick seat"): its table key, the identity of
+    # its settings that callers are matched on; null for a room a host made.
+    quick_seat: Mapped[str | None] = mapped_column(String(64), index=True)
     # Stacked deals for scripted tests (RUMMY_DEV_STACKED_DECKS only).
     dev_deals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = _created()

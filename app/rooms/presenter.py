@@ -76,7 +76,7 @@ class Presenter:
         return {
             "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
             "match_id": r.match_id, "players": self._players(),
-            "taken": len(r.taken),
+            "taken": len(r.taken), "quick_seat": r.quick_seat is not None,
             "rematch": offered["id"] if (offered := self.room.rematch.offered) else None,
         }
 

@@ -28,14 +28,16 @@ class RoomRegistry:
         # Several processes: takes a new room's lease before it is stored (docs/scaling.md).
         self.claim = claim
 
-    async def create(self, host_id: str, host_name: str, settings: RoomSettings) -> Room:
-        """Persist a room with the host's (already validated) settings and seat the host."""
+    async def create(self, host_id: str, host_name: str, settings: RoomSettings,
+                     quick_seat: str | None = None) -> Room:
+        """Persist a room with the host's (already validated) settings and seat the host;
+        ``quick_seat``: the table key of a room quick seat opens (`RoomRecord.quick_seat`)."""
         self._check_waiting_cap(host_id)
         self._opening[host_id] = self._opening.get(host_id, 0) + 1
         try:
             return await self._open(host_id, host_name, RoomRecord(
                 id=secrets.token_hex(8), host_id=host_id, settings=settings,
-                invite_code=secrets.token_urlsafe(9)))
+                invite_code=secrets.token_urlsafe(9), quick_seat=quick_seat))
         finally:
             self._opening[host_id] -= 1
             if not self._opening[host_id]:

@@ -106,9 +106,14 @@ class Room:
     # --- seats ----------------------------------------------------------------------------
 
     async def join(self, player_id: str, name: str) -> int:
+        """Seat the player (their seat again if they have one). The join that fills a
+        quick-seat room starts it; if starting fails, the next join (the same player asking
+        again) tries again."""
         async with self.lock:
             seat = await self.seating.join(player_id, name)
             self._seats_changed()
+            if self.seating.starts_itself():
+                await self._begin()
         return seat
 
     async def add_bots(self, player_id: str, count: int, level: str = DEFAULT_LEVEL) -> list[int]:
@@ -138,10 +143,13 @@ class Room:
             self.seating.check_waiting()
             if not self.seating.full():
                 raise Refusal(Code.SEATS_EMPTY, "fill every seat (invite players or add bots)")
-            await self.runner.start()
-            self._mark_absent_players()
-            events = await self.runner.deal_next()
-            self._changed(events)
+            await self._begin()
+
+    async def _begin(self) -> None:
+        """Start the match and deal its first hand (under the lock, every seat taken)."""
+        await self.runner.start()
+        self._mark_absent_players()
+        self._changed(await self.runner.deal_next())
 
     async def act(self, player_id: str, client_id: ClientId, action: Any) -> dict[str, Any]:
         """A player's action: the ``ack`` or ``error`` reply for the client."""

@@ -50,6 +50,11 @@ class Seating:
     def full(self) -> bool:
         return all(s is not None for s in self.seats)
 
+    def starts_itself(self) -> bool:
+        """A quick-seat room starts with no host action, once its last seat is taken."""
+        return (self.record.quick_seat is not None and self.record.status == "waiting"
+                and self.full())
+
     def admits(self, player_id: str, invite: str | None) -> bool:
         """Whether the player may see this room: any room that is not private; a private one
         with a seat, as its host, or with its invite code."""
@@ -83,6 +88,9 @@ class Seating:
         ``bot`` column keeps the kind that level plays, so it survives a restart."""
         self.check_host(player_id)
         self.check_waiting()
+        if self.record.quick_seat is not None:
+            raise Refusal(Code.QUICK_SEAT_HUMANS_ONLY, "quick seat seats people only: the "
+                          "room starts by itself once every seat is taken")
         if self.record.settings.rated:
             raise Refusal(Code.RATED_ROOM_HUMANS_ONLY, "a rated room seats people only: invite "
                           "players instead of adding computer players")

@@ -27,6 +27,9 @@ class RoomRecord:
     status: str = "waiting"
     match_id: str | None = None
     taken: list[SeatRecord] = field(default_factory=list)
+    # A room quick seat opened: its settings' `RoomSettings.table_key` (None: a host's room).
+    # Such a room seats people only and starts by itself when its last seat is taken.
+    quick_seat: str | None = None
     # Several processes: the fencing token this process holds the room with (its writes carry
     # it); None for a single process, whose writes are never fenced.
     fence: int | None = None

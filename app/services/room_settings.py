@@ -7,8 +7,11 @@ record (services) because the SQL store rebuilds records and services never impo
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+import orjson
 
 from app.engine.deal import stacked_deal
 from app.engine.errors import InvalidDeal, InvalidOptions, RuleError
@@ -67,6 +70,15 @@ class RoomSettings:
                 "stake": self.stake, "buy_in": self.buy_in, "turn_seconds": self.turn_seconds,
                 "grace_seconds": self.grace_seconds, "private": self.private,
                 "spectator_chat": self.spectator_chat, "rated": self.rated}
+
+    def table_key(self) -> str:
+        """What quick seat matches callers on: these settings with every option of the game
+        filled in (so ``{}`` and the defaults spelled out are one table), as a short digest."""
+        identity = {"game": self.game, "seats": self.seats, "stake": self.stake,
+                    "buy_in": self.buy_in, "turn_seconds": self.turn_seconds,
+                    "rated": self.rated, "options": self.rules.options.model_dump()}
+        return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)
+                              ).hexdigest()[:32]
 
     def to_json(self) -> dict[str, Any]:
         """Every setting (a rematch carries them between processes); ``from_json`` reads it."""

@@ -251,7 +251,8 @@ async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
     row = await s.get(Room, room.id)
     values = {"host_id": room.host_id, **room.settings.shown(),
               "invite_code": room.invite_code, "status": room.status,
-              "match_id": room.match_id, "dev_deals": room.settings.deals}
+              "match_id": room.match_id, "dev_deals": room.settings.deals,
+              "quick_seat": room.quick_seat}
     if row is None:
         s.add(Room(id=room.id, fence=room.fence or 0, **values))
     else:
@@ -280,4 +281,5 @@ def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
         id=room.id, host_id=room.host_id, settings=settings,
         invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,
         taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],
+        quick_seat=room.quick_seat,
         fence=room.fence or None)  # 0: never taken by a process

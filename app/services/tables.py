@@ -1,8 +1,10 @@
-"""The rooms a player sits in now ("Your games" on the lobby, ``GET /api/me/rooms``).
+"""The rooms a player sits in now ("Your games" on the lobby, ``GET /api/me/rooms``), and the
+quick-seat rooms waiting for players (the candidates of ``POST /api/quickseat``).
 
 A plain read of the rooms and seats tables, which every room's owner keeps current (a seat taken,
-left or handed to a computer player, the room started or closed), so any process of several can
-answer it; private rooms included, since the answer is the caller's own.
+left or handed to a computer player, the room started or closed), so any process of several, or
+a process just restarted, can answer it; private rooms included, since the answer is the
+caller's own.
 """
 
 from __future__ import annotations
@@ -32,3 +34,25 @@ async def rooms_of(session: AsyncSession, player_id: str) -> list[dict[str, Any]
              "host_id": room.host_id, "your_seat": seat, "invite_code": room.invite_code,
              "created_at": room.created_at.isoformat()}
             for room, seat in rows]
+
+
+async def quick_seat_of(session: AsyncSession, player_id: str) -> str | None:
+    """The waiting quick-seat room where ``player_id`` holds a seat, if any."""
+    return (await session.scalars(
+        select(Room.id).join(RoomSeat, RoomSeat.room_id == Room.id)
+        .where(RoomSeat.player_id == player_id, RoomSeat.bot.is_(None),
+               Room.quick_seat.is_not(None), Room.status == "waiting")
+        .order_by(Room.created_at, Room.id))).first()
+
+
+async def quick_tables(session: AsyncSession, key: str) -> list[str]:
+    """The waiting quick-seat rooms of table key ``key`` with a free seat: the fullest first,
+    then the oldest."""
+    taken = func.count(RoomSeat.seat)
+    rows = await session.scalars(
+        select(Room.id).outerjoin(RoomSeat, RoomSeat.room_id == Room.id)
+        .where(Room.quick_seat == key, Room.status == "waiting")
+        .group_by(Room.id, Room.seats, Room.created_at)
+        .having(taken < Room.seats)
+        .order_by(taken.desc(), Room.created_at, Room.id))
+    return list(rows.all())

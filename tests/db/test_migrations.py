@@ -22,7 +22,7 @@ TABLES = {
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
     "admin_views", "ratings", "rating_changes",
 }
-HEAD = "0007"
+HEAD = "0008"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [
