@@ -435,6 +435,7 @@ class RoomOut(Out):
     private: bool
     spectator_chat: bool
     rated: bool
+    stand_in_for_absent: bool  # a tournament table: absent players' turns are played for them
     status: str
     match_id: str | None
     players: list[SeatOut | None]

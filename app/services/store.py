@@ -275,7 +275,7 @@ def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
         game=room.game, options=room.options, seats=room.seats, stake=room.stake,
         buy_in=room.buy_in, turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds,
         private=room.private, spectator_chat=room.spectator_chat, rated=room.rated,
-        deals=room.dev_deals)
+        stand_in_for_absent=room.stand_in_for_absent, deals=room.dev_deals)
     return RoomRecord(
         id=room.id, host_id=room.host_id, settings=settings,
         invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,
