@@ -69,14 +69,14 @@ async def listing(player: CurrentPlayer, session: SessionDep) -> TournamentsOut:
             TournamentOut.model_validate(await tournaments.shown(session, t)) for t in found])
 
 
-@router.get("/tournaments/{tournament_id}", responses=errors(404))
+@router.get("/tournaments/{tournament_id}", responses=errors(400, 404))
 async def one(tournament_id: str, player: CurrentPlayer, session: SessionDep) -> TournamentOut:
     async with session.begin():
         t = await tournaments.find(session, tournament_id)
         return TournamentOut.model_validate(await tournaments.shown(session, t))
 
 
-@router.post("/tournaments/{tournament_id}/register", responses=errors(404, 409))
+@router.post("/tournaments/{tournament_id}/register", responses=errors(400, 404, 409))
 async def register(tournament_id: str, player: CurrentPlayer, session: SessionDep,
                    director: DirectorDep) -> TournamentOut:
     """Enter (the entry into the tournament's pot); the last place taken starts it."""
@@ -88,7 +88,7 @@ async def register(tournament_id: str, player: CurrentPlayer, session: SessionDe
     return out
 
 
-@router.post("/tournaments/{tournament_id}/unregister", responses=errors(404, 409))
+@router.post("/tournaments/{tournament_id}/unregister", responses=errors(400, 404, 409))
 async def unregister(tournament_id: str, player: CurrentPlayer,
                      session: SessionDep) -> TournamentOut:
     async with session.begin():
@@ -96,7 +96,7 @@ async def unregister(tournament_id: str, player: CurrentPlayer,
         return TournamentOut.model_validate(await tournaments.shown(session, t))
 
 
-@router.post("/tournaments/{tournament_id}/cancel", responses=errors(403, 404, 409))
+@router.post("/tournaments/{tournament_id}/cancel", responses=errors(400, 403, 404, 409))
 async def cancel(tournament_id: str, player: CurrentPlayer,
                  session: SessionDep) -> TournamentOut:
     async with session.begin():
