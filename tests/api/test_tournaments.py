@@ -189,7 +189,7 @@ BAD = [
     ({"table_seats": 7}, "bad_table_seats"),
     ({"game": "nowrang", "options": {}, "table_seats": 3}, "bad_players"),  # for two only
     ({"turn_seconds": 0}, "bad_turn_seconds"),
-    ({"options": {"no_such_option": True}}, "bad_options"),
+    ({"options": {"no_such_option": True}}, "unknown_option"),
 ]
 
 
