@@ -16,7 +16,20 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import Receive, Scope, Send
 
 from app import __version__, metrics
-from app.api import admin, auth, edge, errors, games, health, me, players, rooms, schemas, ws
+from app.api import (
+    admin,
+    auth,
+    edge,
+    errors,
+    games,
+    health,
+    me,
+    players,
+    rooms,
+    schemas,
+    tournaments,
+    ws,
+)
 from app.api.gateway import LocalGateway
 from app.api.outage import add_outage_handlers
 from app.api.request_ids import RequestIds, start_socket
@@ -33,10 +46,12 @@ from app.db.session import make_engine, make_sessionmaker, pool_levels
 from app.refusals import Refusal
 from app.rooms.registry import RoomRegistry
 from app.rooms.scheduler import RoomTiming
+from app.rooms.tournaments import TournamentDirector
 from app.services import ledger
 from app.services.logwriter import LogWriter
 from app.services.store import SqlMatchStore
 from app.services.throttle import Limits, make_throttle
+from app.services.tournaments import SqlTournamentStore
 from app.settings import Settings, get_settings
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -65,6 +80,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.gateway = gateway
     app.state.registry = gateway.registry
     await gateway.start()
+    director = TournamentDirector(SqlTournamentStore(sessions), gateway.registry)
+    store.table_finished = director.poke
+    app.state.tournaments = director
+    await director.resume()
     app.state.restore_seconds = round(time.perf_counter() - began, 3)
     metrics.restored(app.state.restore_seconds)
     metrics.watch(_levels(app, engine, log_writer))
@@ -76,6 +95,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         metrics.watch(None)
+        await director.close()
         await gateway.close(log_writer.close())
         await log_writer.close()  # what the rooms appended is committed before the engine goes
         await app.state.throttle.close()
@@ -146,7 +166,7 @@ def create_app() -> FastAPI:
     edge.protect(app)
     app.add_exception_handler(Refusal, errors.refused)
     add_outage_handlers(app)
-    for module in (health, games, auth, me, players, rooms, admin):
+    for module in (health, games, auth, me, players, rooms, tournaments, admin):
         app.include_router(module.router)
     app.add_route("/metrics", health.metrics_page, methods=["GET"], include_in_schema=False)
     app.router.routes.append(edge.ClientMount(

@@ -439,6 +439,7 @@ class RoomOut(Out):
     private: bool
     spectator_chat: bool
     rated: bool
+    stand_in_for_absent: bool  # a tournament table: absent players' turns are played for them
     status: str
     match_id: str | None
     players: list[SeatOut | None]
@@ -465,6 +466,72 @@ class LeftOut(Out):
 class BotsOut(Out):
     seats: list[int]
     room: RoomOut
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+def tournament_rules(schema: JsonDict) -> None:
+    """The rules of a new tournament the service enforces with its own codes (400
+    `bad_players`, `bad_table_seats`, `bad_entry`, `bad_prizes`, `bad_turn_seconds`), said in
+    `TournamentIn`'s schema; the seats a game takes, and whether the prizes sum to 100 and fit
+    the players, it checks per tournament."""
+    games: list[JsonValue] = list(sorted(GAMES))
+    _add_rules(schema, {
+        "game": {"enum": games},
+        "players": {"minimum": 2, "maximum": 64},
+        "table_seats": {"minimum": 2, "maximum": 6},
+        "entry": {"minimum": 0, "maximum": MAX_STAKE},
+        "prizes": {"minItems": 1, "maxItems": 64, "items": {"type": "integer", "minimum": 1,
+                                                            "maximum": 100}},
+        "turn_seconds": {"minimum": 1, "maximum": MAX_TURN_SECONDS},
+        "name": NAME_RULE})
+
+
+class TournamentPlayer(Out):
+    id: str
+    name: str
+
+
+class TournamentTableOut(Out):
+    room: str | None  # null: a lone player, who advanced without playing
+    players: list[str]
+    winner: str | None
+
+
+class TournamentRound(Out):
+    round: int
+    tables: list[TournamentTableOut]
+
+
+class Standing(Out):
+    place: int
+    player: str
+    name: str
+    prize: int
+
+
+class TournamentOut(Out):
+    """A tournament (PROTOCOL.md §8): `prizes` in chips per place, 1st first, out of
+    `prize_pool` (registered × entry)."""
+
+    id: str
+    name: str
+    game: str
+    options: Json
+    status: str
+    players: int
+    table_seats: int
+    entry: int
+    prize_pool: int
+    prizes: list[int]
+    registered: list[TournamentPlayer]
+    rounds: list[TournamentRound]
+    standings: list[Standing]
+
+
+class TournamentsOut(Out):
+    tournaments: list[TournamentOut]
 
 
 # --- admin ------------------------------------------------------------------------------------

@@ -199,6 +199,10 @@ class Room(Base):
     # A room quick seat opened (docs/server.md, "Quick seat"): its table key, the identity of
     # its settings that callers are matched on; null for a room a host made.
     quick_seat: Mapped[str | None] = mapped_column(String(64), index=True)
+    # A tournament table (0009): a seat whose player is not connected is played by a computer
+    # player, and the match never waits for its people (docs/server.md, "Tournaments").
+    stand_in_for_absent: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                      server_default=text("false"))
     # Stacked deals for scripted tests (RUMMY_DEV_STACKED_DECKS only).
     dev_deals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = _created()
@@ -395,3 +399,71 @@ class RatingChange(Base):
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = _created()
+
+
+class Tournament(Base):
+    """A sit-and-go knockout tournament (PROTOCOL.md §8): its settings, its status, and how many
+    entries were ever made (each entry's number keys its ledger transfers)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        CheckConstraint("status IN ('registering', 'running', 'finished', 'cancelled')",
+                        name="status"),
+        CheckConstraint("players >= 2 AND players <= 64", name="players_range"),
+        CheckConstraint("table_seats >= 2 AND table_seats <= 6", name="table_seats_range"),
+        CheckConstraint("entry >= 0", name="entry_nonnegative"),
+        CheckConstraint("turn_seconds >= 1", name="turn_seconds_positive"),
+        Index("ix_tournaments_status_created_at", "status", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    name: Mapped[str] = mapped_column(String(NAME))
+    creator_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    table_seats: Mapped[int] = mapped_column(Integer)
+    entry: Mapped[int] = mapped_column(BigInteger)
+    prizes: Mapped[list[int]] = mapped_column(JSON)  # whole percentages, 1st place first
+    turn_seconds: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="registering",
+                                        server_default="registering")
+    entries_made: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = _created()
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class TournamentEntry(Base):
+    """A registered player; `number` is the entry's order (registration order), `place` and
+    `prize` are the standings, written with the prizes' payment."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("players.id"), primary_key=True, index=True
+    )
+    name: Mapped[str] = mapped_column(String(NAME))
+    number: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int | None] = mapped_column(Integer)
+    prize: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class TournamentTable(Base):
+    """One table of one round: its players in seat order, its room (null for a lone player, who
+    advances without playing), and once played its winner and each seat's place at it."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str | None] = mapped_column(String(ID), unique=True)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    winner: Mapped[str | None] = mapped_column(String(ID))
+    places: Mapped[list[int] | None] = mapped_column(JSON)  # per seat, 0 = the winner

@@ -43,6 +43,23 @@ class RoomRegistry:
             if not self._opening[host_id]:
                 del self._opening[host_id]
 
+    async def open_table(self, room_id: str, settings: RoomSettings,
+                         players: list[tuple[str, str]]) -> Room:
+        """A room the server seats and starts itself (a tournament's table): made with this id
+        unless it exists, each player (id, name) seated in order, and its match started. Safe to
+        repeat after a crash part of the way: what is done already is left as it is."""
+        room = self.rooms.get(room_id)
+        host_id, host_name = players[0]
+        if room is None:
+            room = await self._open(host_id, host_name, RoomRecord(
+                id=room_id, host_id=host_id, settings=settings,
+                invite_code=secrets.token_urlsafe(9)))
+        for player_id, name in players:
+            await room.join(player_id, name)
+        if room.record.status == "waiting":
+            await room.start(room.record.host_id)
+        return room
+
     def _check_waiting_cap(self, host_id: str) -> None:
         """A host has at most `max_waiting_per_host` rooms waiting for players at once (those
         being made count too), so that one player cannot fill the lobby."""

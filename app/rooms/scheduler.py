@@ -11,6 +11,11 @@ in a row is *away*: a computer player plays for them until they act again. While
 match are all gone nothing plays (no stand-in plays their table on for nobody): the match waits
 for one of them, or for its abandonment. A match every person resigned is played out by the
 stand-ins: a resigned hand is not void.
+
+A tournament table (``stand_in_for_absent``) is the exception: its match must end so that the
+tournament goes on, with or without its players. A seat whose player has no connection open is
+played by a computer player from the start of its turn (no grace period, no two timeouts first),
+the match never waits for its people, and it is never abandoned.
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ class Scheduler:
         self.timing = timing
         self.grace = settings.grace_seconds
         self.turn_seconds = settings.turn_seconds
+        self.stand_in_for_absent = settings.stand_in_for_absent
         self.jobs = supervisor
         self.deadline: float | None = None  # the turn's, in epoch seconds (shown to clients)
         self.away: set[int] = set()
@@ -128,8 +134,10 @@ class Scheduler:
                    if (player := self.seating.player_at(seat)) is not None)
 
     def paused(self) -> bool:
-        """Whether the match waits for its people: some play a seat, none is connected."""
-        return bool(self.seating.humans()) and not self.anyone_here()
+        """Whether the match waits for its people: some play a seat, none is connected (never
+        at a tournament table)."""
+        return (not self.stand_in_for_absent and bool(self.seating.humans())
+                and not self.anyone_here())
 
     def stand_ins(self, players: int) -> list[str | None]:
         """Per seat, why a stand-in plays a person's seat now: ``left`` (for good), ``away``
@@ -219,13 +227,17 @@ class Scheduler:
     def _stand_in_plays(self, seat: int) -> bool:
         if self.seating.is_bot(seat) or seat in self.away:
             return True
+        if self.stand_in_for_absent:
+            player = self.seating.player_at(seat)
+            return player is not None and not self.connections.present(player)
         gone = self._gone_since.get(seat)
         return (self.turn_seconds == 0 and gone is not None
                 and time.monotonic() - gone >= self.grace)
 
     def _plan_abandon(self, playing: bool) -> None:
-        """A match with no human connected for ``timing.abandon`` seconds is abandoned."""
-        if not playing or self.anyone_here():
+        """A match with no human connected for ``timing.abandon`` seconds is abandoned (never
+        a tournament table's, which plays on without them)."""
+        if not playing or self.stand_in_for_absent or self.anyone_here():
             self.jobs.cancel("abandon")
         elif not self.jobs.pending("abandon"):
             self.jobs.run("abandon", self.timing.abandon, self.driver.abandon)

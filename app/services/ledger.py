@@ -157,6 +157,16 @@ async def escrow_for(session: AsyncSession, room_id: str, seat: int) -> Account:
     )
 
 
+POT_SEAT = -1  # a tournament's pot is the escrow of no seat, named by the tournament's id
+
+
+async def pot_of(session: AsyncSession, tournament_id: str) -> Account:
+    """A tournament's pot: the escrow account that holds its entries until they are refunded
+    or paid as prizes (created, empty, on first use). Tournament ids are 32 characters and
+    rooms' 16, so a pot is never a room's escrow."""
+    return await escrow_for(session, tournament_id, POT_SEAT)
+
+
 async def balance(session: AsyncSession, account_id: int) -> int:
     """The account's balance as the database holds it now."""
     value = await session.scalar(select(Account.balance).where(Account.id == account_id))

@@ -40,6 +40,9 @@ class RoomSettings:
     private: bool = False
     spectator_chat: bool = False  # spectators (no seat) may chat too
     rated: bool = False  # a finished match updates its players' ratings; people only
+    # A tournament table: a seat whose player is not connected is played by a computer player
+    # from its turn's start, and the match neither waits for its people nor is abandoned.
+    stand_in_for_absent: bool = False
     deals: list[dict[str, Any]] | None = None  # stacked deals (RUMMY_DEV_STACKED_DECKS only)
     rules: GameRules = field(init=False, repr=False, compare=False)
 
@@ -69,7 +72,8 @@ class RoomSettings:
         return {"game": self.game, "options": self.options, "seats": self.seats,
                 "stake": self.stake, "buy_in": self.buy_in, "turn_seconds": self.turn_seconds,
                 "grace_seconds": self.grace_seconds, "private": self.private,
-                "spectator_chat": self.spectator_chat, "rated": self.rated}
+                "spectator_chat": self.spectator_chat, "rated": self.rated,
+                "stand_in_for_absent": self.stand_in_for_absent}
 
     def table_key(self) -> str:
         """What quick seat matches callers on: these settings with every option of the game

@@ -9,6 +9,7 @@ their own transaction and raise `StaleOwner` if another process has taken the ro
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -26,7 +27,7 @@ from app.db.models import (
     Room,
     RoomSeat,
 )
-from app.services import ledger, ratings
+from app.services import ledger, ratings, tournaments
 from app.services.logwriter import LogWriter, check_fence
 from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
 from app.services.room_settings import RoomSettings
@@ -36,6 +37,9 @@ class SqlMatchStore:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], log: LogWriter) -> None:
         self.sessions = sessions
         self.log = log
+        # Told a tournament's id once one of its tables' results is committed (the process's
+        # tournament director, set at start-up: it seats the next round).
+        self.table_finished: Callable[[str], None] | None = None
 
     async def save_room(self, room: RoomRecord) -> None:
         async with self.sessions() as s, s.begin():
@@ -115,10 +119,15 @@ class SqlMatchStore:
 
     async def finish_match(self, room: RoomRecord, match_id: str, status: str, winner: int | None,
                            totals: list[int]) -> list[dict[str, Any]]:
-        """Close the match and the room, return every seat's escrow and, for a rated room's
-        finished match, update its players' ratings; returns the rating changes."""
+        """Close the match and the room, return every seat's escrow, record a tournament
+        table's result (and a final's prizes) and, for a rated room's finished match, update
+        its players' ratings; returns the rating changes."""
         async with self.sessions() as s, s.begin():
             await _fenced(s, room)
+            tournament = None
+            if room.settings.stand_in_for_absent:  # the tournament's row is locked first
+                tournament = await tournaments.table_finished(s, room.id, match_id, winner,
+                                                              totals)
             await s.execute(update(Match).where(Match.id == match_id).values(
                 status=status, winner=winner, totals=totals, finished_at=utcnow()))
             for seat in room.taken:
@@ -133,7 +142,9 @@ class SqlMatchStore:
                     people, left, await ratings.turns_by_seat(s, match_id),
                     ratings.finishing_ranks(room.settings.game, totals, winner))
                 changes = await ratings.rate_match(s, match_id, room.settings.game, rated, ranks)
-            return [ratings.change_json(c) for c in changes]
+        if tournament is not None and self.table_finished is not None:
+            self.table_finished(tournament)
+        return [ratings.change_json(c) for c in changes]
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
                        player_id: str | None, name: str, text: str) -> None:
@@ -276,7 +287,7 @@ def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
         game=room.game, options=room.options, seats=room.seats, stake=room.stake,
         buy_in=room.buy_in, turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds,
         private=room.private, spectator_chat=room.spectator_chat, rated=room.rated,
-        deals=room.dev_deals)
+        stand_in_for_absent=room.stand_in_for_absent, deals=room.dev_deals)
     return RoomRecord(
         id=room.id, host_id=room.host_id, settings=settings,
         invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,

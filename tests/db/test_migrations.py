@@ -20,9 +20,10 @@ from app.db.session import make_engine
 TABLES = {
     "players", "auth_tokens", "accounts", "transfers", "rooms", "room_seats", "matches",
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
-    "admin_views", "ratings", "rating_changes",
+    "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
+    "tournament_tables",
 }
-HEAD = "0008"
+HEAD = "0009"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [
@@ -103,8 +104,9 @@ async def test_downgrade_to_0001_restores_its_schema(db_url: str) -> None:
     assert "spectator_chat" in (await _inspect(db_url, _rooms_shape))[0]
 
     assert migrate.downgrade(db_url, "0001") == "0001"
-    assert await _inspect(db_url, _tables) == TABLES - {"admin_views", "ratings",
-                                                        "rating_changes"}
+    assert await _inspect(db_url, _tables) == TABLES - {
+        "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
+        "tournament_tables"}
     assert await _inspect(db_url, _rooms_shape) == (columns, checks)
     assert migrate.upgrade(db_url) == HEAD
 

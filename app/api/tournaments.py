@@ -1,0 +1,104 @@
+"""``/api/tournaments``: sit-and-go knockout tournaments (PROTOCOL.md §8).
+
+Each route is one transaction of `app.services.tournaments`; a registration that fills the
+tournament, like a table's end, pokes the process's director, which opens the tables.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rooms.tournaments import TournamentDirector
+from app.services import tournaments
+from app.services.tournaments import TournamentSettings
+
+from .deps import CurrentPlayer, SessionDep
+from .schemas import (
+    Integer,
+    TournamentOut,
+    TournamentsOut,
+    api_router,
+    errors,
+    tournament_rules,
+)
+
+router = api_router("/api", "tournaments", 401, 503)
+
+
+def _director(request: Request) -> TournamentDirector:
+    director: TournamentDirector = request.app.state.tournaments
+    return director
+
+
+DirectorDep = Annotated[TournamentDirector, Depends(_director)]
+
+
+class TournamentIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra=tournament_rules)
+    name: str | None = None
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: Integer
+    table_seats: Integer
+    entry: Integer
+    prizes: list[Integer]
+    turn_seconds: Integer
+
+    def settings(self) -> TournamentSettings:
+        """The body as the tournament's settings (validated there, each rule its code)."""
+        return TournamentSettings(**self.model_dump())
+
+
+@router.post("/tournaments", responses=errors(400))
+async def create(body: TournamentIn, player: CurrentPlayer,
+                 session: SessionDep) -> TournamentOut:
+    settings = body.settings()
+    async with session.begin():
+        t = await tournaments.create(session, player, settings)
+        return TournamentOut.model_validate(await tournaments.shown(session, t))
+
+
+@router.get("/tournaments")
+async def listing(player: CurrentPlayer, session: SessionDep) -> TournamentsOut:
+    async with session.begin():
+        found = await tournaments.listing(session)
+        return TournamentsOut(tournaments=[
+            TournamentOut.model_validate(await tournaments.shown(session, t)) for t in found])
+
+
+@router.get("/tournaments/{tournament_id}", responses=errors(400, 404))
+async def one(tournament_id: str, player: CurrentPlayer, session: SessionDep) -> TournamentOut:
+    async with session.begin():
+        t = await tournaments.find(session, tournament_id)
+        return TournamentOut.model_validate(await tournaments.shown(session, t))
+
+
+@router.post("/tournaments/{tournament_id}/register", responses=errors(400, 404, 409))
+async def register(tournament_id: str, player: CurrentPlayer, session: SessionDep,
+                   director: DirectorDep) -> TournamentOut:
+    """Enter (the entry into the tournament's pot); the last place taken starts it."""
+    async with session.begin():
+        t = await tournaments.register(session, tournament_id, player)
+        out = TournamentOut.model_validate(await tournaments.shown(session, t))
+    if out.status == "running":
+        director.poke(out.id)
+    return out
+
+
+@router.post("/tournaments/{tournament_id}/unregister", responses=errors(400, 404, 409))
+async def unregister(tournament_id: str, player: CurrentPlayer,
+                     session: SessionDep) -> TournamentOut:
+    async with session.begin():
+        t = await tournaments.unregister(session, tournament_id, player.id)
+        return TournamentOut.model_validate(await tournaments.shown(session, t))
+
+
+@router.post("/tournaments/{tournament_id}/cancel", responses=errors(400, 403, 404, 409))
+async def cancel(tournament_id: str, player: CurrentPlayer,
+                 session: SessionDep) -> TournamentOut:
+    async with session.begin():
+        t = await tournaments.cancel(session, tournament_id, player)
+        return TournamentOut.model_validate(await tournaments.shown(session, t))
