@@ -5,6 +5,7 @@ import { api, session } from './api.js';
 import { PlayComputer } from './quickplay.js';
 import { PlayNow } from './playnow.js';
 import { MyRooms } from './my-rooms.js';
+import { LobbyFilter, filterQuery } from './lobby-filter.js';
 
 export function Entry({ onAuthed }) {
   const [mode, setMode] = useState('guest');
@@ -61,16 +62,28 @@ export function Entry({ onAuthed }) {
   </section>`;
 }
 
+const ANY = { game: '', seats: '', stake: '', turn_seconds: '' };
+
 export function Lobby({ me }) {
   const [rooms, setRooms] = useState(null);
+  const [all, setAll] = useState(null); // every listed room: what Play now counts
+  const [games, setGames] = useState([]);
+  const [filter, setFilter] = useState(ANY);
   const [error, setError] = useState(null);
+  const query = filterQuery(filter);
+
+  useEffect(() => {
+    api('/api/games').then((d) => setGames(d.games), setError);
+  }, []);
 
   useEffect(() => {
     let alive = true;
     const load = async () => {
       try {
-        const data = await api('/api/rooms');
+        const [data, every] = await Promise.all([api('/api/rooms' + query),
+          query ? api('/api/rooms') : null]);
         if (alive) {
+          setAll(every ? every.rooms : data.rooms);
           setRooms(data.rooms);
           setError(null);
         }
@@ -84,7 +97,7 @@ export function Lobby({ me }) {
       alive = false;
       clearInterval(timer);
     };
-  }, []);
+  }, [query]);
 
   const join = async (room) => {
     try {
@@ -111,12 +124,13 @@ export function Lobby({ me }) {
     </div>
     ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
     <${MyRooms} />
-    <${PlayNow} rooms=${rooms} />
+    <${PlayNow} rooms=${all} />
     <${PlayComputer} />
+    <${LobbyFilter} filter=${filter} games=${games} onChange=${setFilter} />
     ${rooms === null
       ? html`<p class="muted">${t('app.loading')}</p>`
       : rooms.length === 0
-        ? html`<div class="panel empty"><p>${t('lobby.empty')}</p></div>`
+        ? html`<div class="panel empty" data-testid="rooms-empty"><p>${t(query ? 'lobby.filter.empty' : 'lobby.empty')}</p></div>`
         : html`<table class="rooms" data-testid="rooms">
             <caption class="sr-only">${t('lobby.title')}</caption>
             <thead><tr>
