@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from collections import Counter
@@ -48,6 +49,7 @@ from app.rooms.registry import RoomRegistry
 from app.rooms.scheduler import RoomTiming
 from app.rooms.tournaments import TournamentDirector
 from app.services import ledger
+from app.services.analysis import Analyst
 from app.services.logwriter import LogWriter
 from app.services.store import SqlMatchStore
 from app.services.throttle import Limits, make_throttle
@@ -75,6 +77,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.throttle = make_throttle(settings)
     app.state.limits = Limits.from_settings(settings)
     app.state.sockets = SocketIndex(settings.max_sockets_per_player)
+    app.state.analyst = Analyst()
     began = time.perf_counter()
     gateway = _gateway(settings, store, timing, app.state.sockets)
     app.state.gateway = gateway
@@ -99,6 +102,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await gateway.close(log_writer.close())
         await log_writer.close()  # what the rooms appended is committed before the engine goes
         await app.state.throttle.close()
+        await asyncio.to_thread(app.state.analyst.close)
         await engine.dispose()
 
 

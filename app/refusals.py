@@ -132,6 +132,7 @@ class Code(StrEnum):
     NOT_READY = "not_ready", 503, Fault.SERVER
     NOT_REGISTERED = "not_registered", 409
     NOT_SEATED = "not_seated", 409
+    NOT_YOUR_MATCH = "not_your_match", 403
     NOT_YOUR_MELD = "not_your_meld"
     NOT_YOUR_TURN = "not_your_turn"
     NUL_CHARACTER = "nul_character"

@@ -1,16 +1,25 @@
 """Public reads of past play: profiles, leaderboards per game and the replay of a finished
 match (docs/server.md, "History, profiles and ratings"). A token is optional: it names the
-caller's own rank and opens the replays of their private matches."""
+caller's own rank and opens the replays of their private matches. A match's analysis
+(PROTOCOL.md §10) is the one read here for its players (and admins) only."""
 
 from __future__ import annotations
 
 from fastapi import Query, Request
 
 from app.engine.games import game_def
-from app.services import history
+from app.services import analysis, history
 
-from .deps import OptionalPlayer, SessionDep
-from .schemas import MAX_OFFSET, LeaderboardOut, ProfileOut, ReplayOut, api_router, errors
+from .deps import CurrentPlayer, OptionalPlayer, SessionDep
+from .schemas import (
+    MAX_OFFSET,
+    AnalysisOut,
+    LeaderboardOut,
+    ProfileOut,
+    ReplayOut,
+    api_router,
+    errors,
+)
 
 router = api_router("/api", "players", 400, 404, 503)
 
@@ -40,3 +49,12 @@ async def replay(match_id: str, session: SessionDep, viewer: OptionalPlayer) -> 
     async with session.begin():
         return ReplayOut.model_validate(
             await history.replay(session, match_id, viewer.id if viewer else None))
+
+
+@router.get("/matches/{match_id}/analysis", responses=errors(401, 403, 409))
+async def match_analysis(match_id: str, session: SessionDep, viewer: CurrentPlayer,
+                         request: Request) -> AnalysisOut:
+    """Every decision of a finished match graded (PROTOCOL.md §10): for its players and
+    admins; worked out at the first request (in a worker process), then read from the store."""
+    return AnalysisOut.model_validate(await analysis.analysis(
+        session, match_id, viewer, request.app.state.analyst))

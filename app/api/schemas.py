@@ -15,7 +15,7 @@ rules the services enforce with their own codes said in the request schemas (`NA
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.routing import APIRoute
@@ -380,6 +380,35 @@ class ReplayOut(Out):
     results: list[Json]
     steps: list[Step]
     error: str | None = None  # only when the match's first deal was never stored
+
+
+class AnalysisSeat(Out):
+    seat: int
+    player: str | None  # the player's id; null for a computer player
+    decisions: int
+    accuracy: float
+    loss: float
+
+
+Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+
+
+class AnalysedDecision(Out):
+    hand: int
+    index: int
+    seat: int
+    played: Json
+    best: Json
+    loss: float
+    grade: Grade
+
+
+class AnalysisOut(Out):
+    """PROTOCOL.md §10: a finished match's decisions, graded, and each seat's accuracy."""
+
+    match: str
+    seats: list[AnalysisSeat]
+    decisions: list[AnalysedDecision]
 
 
 # --- games and health -------------------------------------------------------------------------

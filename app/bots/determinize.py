@@ -6,7 +6,9 @@ is the one place that builds it, from the view alone. Everything public (melds, 
 counts, turn bookkeeping, the seat's own hand) is copied; the cards this seat cannot see (the
 pack less its hand, the discard pile and the melds) are dealt to the other hands (each seat's
 publicly known cards first, GEN-14) and to the stock in pack order, so the multiset of cards and
-every count are right. The legality of this seat's own actions never depends on those hidden
+every count are right. Given a generator, the unseen cards are shuffled first: one *sample* of
+the hidden cards, drawn only from what the view shows (the analysis, :mod:`app.analysis`, judges
+a move over several). The legality of this seat's own actions never depends on those hidden
 cards, so ``legal_actions(state_for(view, rules), seat)`` equals
 ``legal_actions(true_state, seat)`` (tests/bots/test_determinize.py).
 
@@ -16,6 +18,7 @@ the call window before the next player acts, so a bot never decides with calls p
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from functools import cache
 from itertools import chain
@@ -28,8 +31,9 @@ from app.engine.state import CallWindow, Phase, State
 from app.engine.views import SeatView, TableView, TurnState
 
 
-def state_for(view: SeatView, rules: GameRules) -> State:
-    """A state consistent with ``view`` under ``rules``, the view's seat holding its own hand.
+def state_for(view: SeatView, rules: GameRules, rng: random.Random | None = None) -> State:
+    """A state consistent with ``view`` under ``rules``, the view's seat holding its own hand;
+    with ``rng``, the unseen cards are dealt in an order it shuffles (else in pack order).
 
     Raises ``ValueError`` if the view does not fit the rules (its cards are not the game's pack,
     or the counts do not add up), or is a spectator's.
@@ -52,22 +56,25 @@ def state_for(view: SeatView, rules: GameRules) -> State:
     st.hand_scores = list(table["hand_scores"])
     st.restocks = table["restocks"]
     st.takes = [0] * rules.players
-    st.hands, st.stock = _deal_hidden(view, rules.pack_size())
+    st.hands, st.stock = _deal_hidden(view, rules.pack_size(), rng)
     _turn_state(st, table["turn_state"])
     st.tabled_at_turn_start = st.tabled[st.turn] if st.turn is not None else False
     _open_call_window(view, st)
     return st
 
 
-def _deal_hidden(view: SeatView, pack_size: tuple[int, int]) -> tuple[list[list[str]], list[str]]:
+def _deal_hidden(view: SeatView, pack_size: tuple[int, int],
+                 rng: random.Random | None) -> tuple[list[list[str]], list[str]]:
     """Own hand from the view; to each other hand its public cards, then unseen cards in pack
-    order; the unseen cards left are the stock."""
+    order (shuffled by ``rng`` if given); the unseen cards left are the stock."""
     table, seat = view.table, view.seat
     counts = table["hand_counts"]
     hands = [list(view.part["hand"]) if s == seat else _public_cards(table, s)
              for s in range(len(counts))]
     melded = (p.card for m in view.melds for p in m.cards)
     unseen = _unseen(_pack(pack_size), Counter(chain(table["discard"], melded, *hands)))
+    if rng is not None:
+        rng.shuffle(unseen)
     for s, hand in enumerate(hands):
         if s != seat:
             need = counts[s] - len(hand)

@@ -467,3 +467,15 @@ class TournamentTable(Base):
     players: Mapped[list[str]] = mapped_column(JSON)
     winner: Mapped[str | None] = mapped_column(String(ID))
     places: Mapped[list[int] | None] = mapped_column(JSON)  # per seat, 0 = the winner
+
+
+class MatchAnalysis(Base):
+    """A finished match's analysis (PROTOCOL.md §10), worked out once and served from here."""
+
+    __tablename__ = "match_analyses"
+
+    match_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = _created()

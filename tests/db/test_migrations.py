@@ -21,9 +21,9 @@ TABLES = {
     "players", "auth_tokens", "accounts", "transfers", "rooms", "room_seats", "matches",
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
     "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
-    "tournament_tables",
+    "tournament_tables", "match_analyses",
 }
-HEAD = "0009"
+HEAD = "0010"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [

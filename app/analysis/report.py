@@ -1,0 +1,153 @@
+"""A finished match's analysis (PROTOCOL.md §10): every decision of every seat, graded.
+
+A *decision* is a logged action whose seat had another legal move: the draw (stock, discard),
+melds, lay-offs and joker exchanges made (holding them back is the other candidate: the
+discard), the discard, knocking (KNOCK-4), Phỏm's show (PHOM-9), a declaration (going down,
+CONT-6). Rummy calls (OPT-CALL) are not judged: whether to call is a choice made between turns,
+against other calls, that the log records only when made. Each decision is judged from its
+seat's view alone (:mod:`.evaluate`); ``loss`` is what the played move gives up against the best
+candidate, graded by thresholds in the game's units (``UNIT`` times ``THRESHOLDS``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from app.bots.sensible import SensibleBot
+from app.engine.actions import Action
+from app.engine.matchlog import MatchLog, fold
+from app.engine.moves import legal_actions
+from app.engine.state import Phase, State
+from app.engine.views import seat_view_of
+
+from .evaluate import judge, samples
+
+SAMPLES = 6  # determinized samples per decision (docs/analysis.md: grades and speed)
+# What a point of loss is worth in each game's own scoring: card points in most; Continental
+# and Phỏm pay a few chips a hand, Nowrang's hand is one point (CONT-7, PHOM-8, NOWRANG-7).
+UNIT: dict[str, float] = {"continental": 0.25, "phom": 0.25, "nowrang": 0.05}
+# The most loss, in units, of each grade but "blunder" (above the last).
+THRESHOLDS: tuple[tuple[str, float], ...] = (
+    ("best", 0.5), ("good", 2.0), ("inaccuracy", 5.0), ("mistake", 12.0))
+ACCURACY_SCALE = 8.0  # units of loss that bring a decision's accuracy to 100/e
+_PLAYABLE = (Phase.DRAW, Phase.DRAW_SECOND, Phase.PLAY, Phase.OPENING, Phase.CALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    hand: int
+    index: int
+    seat: int
+    played: Action
+    best: Action
+    loss: float
+    grade: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"hand": self.hand, "index": self.index, "seat": self.seat,
+                "played": self.played.to_json(), "best": self.best.to_json(),
+                "loss": self.loss, "grade": self.grade}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    seat: int
+    decisions: int
+    accuracy: float
+    loss: float
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    seats: tuple[SeatSummary, ...]
+    decisions: tuple[Decision, ...]
+
+    def to_json(self) -> dict[str, list[dict[str, object]]]:
+        """The stored form: §10's answer less the match and the seats' players."""
+        return {"seats": [{"seat": s.seat, "decisions": s.decisions, "accuracy": s.accuracy,
+                           "loss": s.loss} for s in self.seats],
+                "decisions": [d.to_json() for d in self.decisions]}
+
+
+def analyse_json(log: object, key: str) -> dict[str, list[dict[str, object]]]:
+    """``analyse`` of a JSON match log, as JSON: what a worker process is given and returns."""
+    return analyse(MatchLog.parse(log), key).to_json()
+
+
+def analyse(log: MatchLog, key: str, k: int = SAMPLES) -> Analysis:
+    """The analysis of ``log``; ``key`` (the match id) seeds the samples, so it is repeatable."""
+    bot = SensibleBot(_Steady())
+    decisions = tuple(_decisions(log, key, k, bot))
+    unit = UNIT.get(log.game, 1.0)
+    seats = tuple(_summary(s, [d for d in decisions if d.seat == s], unit)
+                  for s in range(log.players))
+    return Analysis(seats, decisions)
+
+
+def grade_of(loss: float, unit: float) -> str:
+    """The grade of a loss in a game whose unit is ``unit`` points."""
+    for grade, most in THRESHOLDS:
+        if loss <= most * unit:
+            return grade
+    return "blunder"
+
+
+def accuracy(losses: list[float], unit: float) -> float:
+    """100 times the mean of exp(-loss / (ACCURACY_SCALE units)): 100 when every move is best."""
+    if not losses:
+        return 100.0
+    scale = ACCURACY_SCALE * unit
+    return round(100 * sum(math.exp(-loss / scale) for loss in losses) / len(losses), 1)
+
+
+def _summary(seat: int, mine: list[Decision], unit: float) -> SeatSummary:
+    losses = [d.loss for d in mine]
+    return SeatSummary(seat, len(mine), accuracy(losses, unit), round(sum(losses), 2))
+
+
+def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[Decision]:
+    before: State | None = None
+    unit = UNIT.get(log.game, 1.0)
+    for step in fold(log):
+        if step.error is not None:
+            return
+        entry = step.entry
+        if (entry is not None and before is not None and entry.action is not None
+                and entry.action.type != "call_rummy" and before.phase in _PLAYABLE
+                and before.turn == entry.seat):
+            assert step.index is not None  # noqa: S101 - an action's step has its index
+            decision = _decide(before, step.hand, step.index, entry.seat, entry.action,
+                               f"{key}:{step.hand}:{step.index}", k, bot, unit)
+            if decision is not None:
+                yield decision
+        before = step.state
+
+
+def _decide(st: State, hand: int, index: int, seat: int, played: Action, seed: str, k: int,
+            bot: SensibleBot, unit: float) -> Decision | None:
+    """The decision at ``st`` (None when the seat had no other move)."""
+    candidates = list(dict.fromkeys(a for a in legal_actions(st, seat)
+                                    if a.type != "call_rummy"))
+    if played not in candidates:
+        candidates.append(played)
+    if len(candidates) < 2:
+        return None
+    judged = judge(samples(seat_view_of(st, seat), st.rules, seed, k), seat, candidates, bot)
+    best = max(judged, key=lambda j: j.value)
+    mine = next(j for j in judged if j.action == played)
+    loss = round(max(0.0, best.value - mine.value), 2)
+    grade = grade_of(loss, unit)
+    if max(j.wins for j in judged) == 1.0 and mine.wins < 1.0 and loss > 0:
+        grade = "blunder"  # §10: passing up a win that was there
+    return Decision(hand, index, seat, played, best.action if loss > 0 else played, loss, grade)
+
+
+class _Steady(random.Random):
+    """The judging player's generator: the normal player's stall-breaking random discards
+    (``STALL_SHARE``) would only add noise between candidates, so it never draws below 1."""
+
+    def random(self) -> float:
+        return 1.0
