@@ -1,0 +1,31 @@
+"""Match logs for the analysis tests, dealt exactly as given (the rest of the pack follows the
+named stock cards in pack order) with the actions as given."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.cards import standard_pack
+from app.engine.games import match_rules
+from app.engine.matchlog import MatchLog
+
+
+def hand_log(game: str, hands: list[list[str]], actions: list[tuple[int, dict[str, Any]]], *,
+             stock_top: list[str] = (), discard: list[str] = (), dealer: int = 0,
+             rest: list[str] | None = None) -> dict[str, Any]:
+    """One hand of ``game`` as a JSON match log; ``rest`` orders the unnamed stock cards."""
+    rules = match_rules(game, {}, len(hands))
+    pack = standard_pack(*rules.pack_size())
+    for card in [c for h in hands for c in h] + [*discard, *stock_top]:
+        pack.remove(card)
+    if rest is not None:
+        assert sorted(rest) == sorted(pack)
+        pack = rest
+    return {"game": game, "players": len(hands), "hands": [{
+        "dealer": dealer,
+        "deal": {"hands": hands, "stock": [*stock_top, *pack], "discard": list(discard)},
+        "actions": [{"seat": s, "action": a} for s, a in actions]}]}
+
+
+def parsed(log: dict[str, Any]) -> MatchLog:
+    return MatchLog.parse(log)
