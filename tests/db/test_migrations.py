@@ -106,7 +106,7 @@ async def test_downgrade_to_0001_restores_its_schema(db_url: str) -> None:
     assert migrate.downgrade(db_url, "0001") == "0001"
     assert await _inspect(db_url, _tables) == TABLES - {
         "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
-        "tournament_tables"}
+        "tournament_tables", "match_analyses"}
     assert await _inspect(db_url, _rooms_shape) == (columns, checks)
     assert migrate.upgrade(db_url) == HEAD
 
