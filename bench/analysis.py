@@ -1,0 +1,68 @@
+"""Time the analysis (app/analysis) of ten hands per game on one core, and show that it grades
+a strong player above a weak one (the evidence for its method, docs/analysis.md).
+
+Each game's hands come from matches of the hard computer player (seat 0) against the random one
+(seat 1), two players, played until ten hands are done; the time is that of ``analyse`` on them
+(one process, one core). Run: ``python -m bench.analysis [--hands 10] [GAME ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from app.analysis import analyse
+from app.bots.registry import make_bot
+from app.bots.selfplay import play_match
+from app.engine.games import match_rules
+from app.engine.matchlog import MatchLog
+
+GAMES = ("standard", "boat_house", "kaluki", "double_rum", "knock", "continental",
+         "queen_city", "phom", "german", "nowrang")
+
+
+def logs_of(game: str, hands: int) -> list[MatchLog]:
+    """Matches of ``game`` (hard against random) until ``hands`` hands are played."""
+    rules = match_rules(game, {}, 4 if game == "phom" else 2)
+    logs, played, seed = [], 0, 0
+    while played < hands:
+        bots = [make_bot("hard" if s == 0 else "random", seed * 10 + s)
+                for s in range(rules.players)]
+        _, log = play_match(rules, bots, seed, hands - played)
+        logs.append(log)
+        played += len(log.hands)
+        seed += 1
+    return logs
+
+
+def measure(game: str, hands: int) -> dict[str, float]:
+    logs = logs_of(game, hands)
+    began = time.process_time()
+    done = [analyse(log, f"bench:{i}") for i, log in enumerate(logs)]
+    seconds = time.process_time() - began
+    decisions = [d for a in done for d in a.decisions]
+
+    def accuracy(seat: int) -> float:
+        rows = [(s.accuracy, s.decisions) for a in done for s in a.seats if s.seat == seat]
+        total = sum(n for _, n in rows)
+        return sum(acc * n for acc, n in rows) / total if total else 100.0
+
+    return {"hands": sum(len(log.hands) for log in logs), "decisions": len(decisions),
+            "seconds": seconds, "hard": accuracy(0), "random": accuracy(1)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10)
+    parser.add_argument("games", nargs="*", default=list(GAMES))
+    args = parser.parse_args(argv)
+    print(f"{'game':<12} {'hands':>5} {'decisions':>9} {'cpu s':>6} "
+          f"{'hard acc':>8} {'random acc':>10}")
+    for game in args.games:
+        m = measure(game, args.hands)
+        print(f"{game:<12} {m['hands']:>5.0f} {m['decisions']:>9.0f} {m['seconds']:>6.2f} "
+              f"{m['hard']:>8.1f} {m['random']:>10.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
