@@ -146,6 +146,27 @@ def test_a_tournament_from_the_page_to_its_standings(new_page: Any,
     expect(bea.locator(f"[data-testid=my-tournament-{tid}]")).to_have_count(0)
 
 
+def test_unregister_and_cancel_give_the_entry_back(new_page: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page, "Cal Cancel")
+    page.goto("/#/tournaments")
+    tid = _create(page, "Called off", 2, "100")
+    page.click("[data-testid=register]")
+    expect(page.locator("[data-testid=balance]")).to_contain_text(f"{START - 100} chips")
+    expect(page.locator("[data-testid=prize-pool]")).to_have_text("100 chips")
+    page.click("[data-testid=unregister]")
+    expect(page.locator("[data-testid=balance]")).to_contain_text(f"{START} chips")
+    expect(page.locator("[data-testid=register]")).to_be_visible()
+    page.click("[data-testid=cancel-tournament]")
+    expect(page.locator("[data-testid=tournament]")).to_have_attribute("data-status", "cancelled")
+    expect(page.locator(".notice")).to_have_text(
+        "This tournament was cancelled: every entry was returned.")
+    expect(page.locator("[data-testid=register]")).to_have_count(0)
+    page.click("[data-testid=tournaments-back]")
+    expect(page.locator(f"[data-testid=tournaments-over] [data-tournament='{tid}']")
+           ).to_contain_text("Cancelled")
+
+
 def _token(page: Any) -> str:
     return str(page.evaluate("localStorage.getItem('rummy.token')"))
 
