@@ -61,7 +61,7 @@ async def create(body: TournamentIn, player: CurrentPlayer,
         return TournamentOut.model_validate(await tournaments.shown(session, t))
 
 
-@router.get("/tournaments")
+@router.get("/tournaments", responses=errors(400))
 async def listing(player: CurrentPlayer, session: SessionDep,
                   mine: bool = Query(False)) -> TournamentsOut:
     """All that register and run and the latest over; with ``mine``, only the caller's that
