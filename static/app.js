@@ -1,5 +1,5 @@
 // The player client: a hash router (#/ lobby, #/host, #/room/{id}, #/join/{invite}, #/history,
-// #/replay/{match}, #/player/{id}, #/leaderboard/{game}, #/account).
+// #/replay/{match}, #/player/{id}, #/leaderboard/{game}, #/account, #/tournaments, #/tournament/{id}).
 import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, LiveRegion, toast, errorText } from './ui.js';
 import { t, setLang, preferredLang } from './i18n.js';
 import { api, session, revokeToken } from './api.js';
@@ -12,6 +12,8 @@ import { Leaderboard } from './board.js';
 import { Account } from './account.js';
 import { AtTables } from './chips.js';
 import { HeaderMenu } from './menu.js';
+import { Tournaments } from './tournaments.js';
+import { TournamentView } from './tournament.js';
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -23,6 +25,8 @@ function parseRoute() {
   if (parts[0] === 'player' && parts[1]) return { name: 'player', id: parts[1] };
   if (parts[0] === 'leaderboard') return { name: 'leaderboard', game: parts[1] || 'standard' };
   if (parts[0] === 'account') return { name: 'account' };
+  if (parts[0] === 'tournaments') return { name: 'tournaments' };
+  if (parts[0] === 'tournament' && parts[1]) return { name: 'tournament', id: parts[1] };
   return { name: 'lobby' };
 }
 
@@ -90,6 +94,7 @@ function Header({ me, onLogout }) {
     <nav class="topnav">
       ${me && html`<a href="#/">${t('nav.lobby')}</a> <a href="#/host">${t('nav.host')}</a>
         <a href="#/history" data-testid="nav-history">${t('history.nav')}</a>
+        <a href="#/tournaments" data-testid="nav-tournaments">${t('nav.tournaments')}</a>
         <a href="#/leaderboard/standard" data-testid="nav-board">${t('board.nav')}</a>
         <a href="#/account" data-testid="nav-account">${t('account.nav')}</a>`}
     </nav>
@@ -159,6 +164,8 @@ function App() {
   else if (route.name === 'replay') body = html`<${PlayerReplay} key=${route.id} id=${route.id} />`;
   else if (route.name === 'player') body = html`<${Profile} key=${route.id} id=${route.id} me=${me} />`;
   else if (route.name === 'leaderboard') body = html`<${Leaderboard} game=${route.game} meId=${me.id} />`;
+  else if (route.name === 'tournaments') body = html`<${Tournaments} />`;
+  else if (route.name === 'tournament') body = html`<${TournamentView} key=${route.id} id=${route.id} me=${me} refreshMe=${refreshMe} />`;
   else if (route.name === 'account') body = html`<${Account} me=${me} refreshMe=${refreshMe} />`;
   else body = html`<${Lobby} me=${me} />`;
 

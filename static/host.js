@@ -18,7 +18,7 @@ export function fieldKind(prop) {
 }
 
 /** The options object to send: only values that differ from the defaults. */
-function collectOptions(schema, values) {
+export function collectOptions(schema, values) {
   const out = {};
   for (const [key, prop] of Object.entries(schema.properties || {})) {
     const f = fieldKind(prop);
@@ -52,7 +52,7 @@ export function parseDeals(text) {
   return deals;
 }
 
-function OptionField({ name, prop, value, onChange }) {
+export function OptionField({ name, prop, value, onChange }) {
   const f = fieldKind(prop);
   if (!f) return null;
   const id = 'opt-' + name;

@@ -546,6 +546,7 @@ class TournamentOut(Out):
 
     id: str
     name: str
+    creator: str  # the creator's player id (an extension of §8: who may cancel)
     game: str
     options: Json
     status: str

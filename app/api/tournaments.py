@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms.tournaments import TournamentDirector
@@ -61,10 +61,14 @@ async def create(body: TournamentIn, player: CurrentPlayer,
         return TournamentOut.model_validate(await tournaments.shown(session, t))
 
 
-@router.get("/tournaments")
-async def listing(player: CurrentPlayer, session: SessionDep) -> TournamentsOut:
+@router.get("/tournaments", responses=errors(400))
+async def listing(player: CurrentPlayer, session: SessionDep,
+                  mine: bool = Query(False)) -> TournamentsOut:
+    """All that register and run and the latest over; with ``mine``, only the caller's that
+    register or run (registered in or created: the lobby's "Your games")."""
     async with session.begin():
-        found = await tournaments.listing(session)
+        found = await (tournaments.listing_of(session, player.id) if mine
+                       else tournaments.listing(session))
         return TournamentsOut(tournaments=[
             TournamentOut.model_validate(await tournaments.shown(session, t)) for t in found])
 

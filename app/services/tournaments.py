@@ -320,9 +320,9 @@ async def shown(s: AsyncSession, t: Tournament) -> dict[str, Any]:
         rounds.setdefault(x.round, []).append(
             {"room": x.room_id, "players": list(x.players), "winner": x.winner})
     standings = sorted((e for e in entries if e.place is not None), key=lambda e: e.place or 0)
-    return {"id": t.id, "name": t.name, "game": t.game, "options": t.options,
-            "status": t.status, "players": t.players, "table_seats": t.table_seats,
-            "entry": t.entry, "prize_pool": pool,
+    return {"id": t.id, "name": t.name, "creator": t.creator_id, "game": t.game,
+            "options": t.options, "status": t.status, "players": t.players,
+            "table_seats": t.table_seats, "entry": t.entry, "prize_pool": pool,
             "prizes": prize_chips(pool, t.prizes),
             "registered": [{"id": e.player_id, "name": e.name} for e in entries],
             "rounds": [{"round": n, "tables": tabs} for n, tabs in sorted(rounds.items())],
@@ -339,6 +339,17 @@ async def listing(s: AsyncSession) -> list[Tournament]:
         or_(Tournament.status == "finished", Tournament.status == "cancelled")).order_by(
         Tournament.finished_at.desc()).limit(FINISHED_LISTED))).all()
     return [*live, *over]
+
+
+async def listing_of(s: AsyncSession, player_id: str) -> list[Tournament]:
+    """The registering and running tournaments that the player is registered in or created,
+    newest first (the lobby's "Your games")."""
+    entered = select(TournamentEntry.tournament_id).where(
+        TournamentEntry.player_id == player_id)
+    return list((await s.scalars(select(Tournament).where(
+        Tournament.status.in_(("registering", "running")),
+        or_(Tournament.creator_id == player_id, Tournament.id.in_(entered))).order_by(
+        Tournament.created_at.desc()))).all())
 
 
 async def _locked(s: AsyncSession, tournament_id: str) -> Tournament:

@@ -203,3 +203,29 @@ async def test_bad_tournaments_are_refused(proc: ServerProcess) -> None:
             assert answer.json()["detail"]["code"] == code, (change, answer.text)
         missing = await http.get("/api/tournaments/nope", headers=bearer(creator["token"]))
         assert missing.status_code == 404
+
+
+async def test_mine_lists_the_callers_tournaments_that_register_or_run(
+        proc: ServerProcess) -> None:
+    """`GET /api/tournaments?mine=1` (the lobby's "Your games", docs/server.md): the ones the
+    caller created or registered in, while they register or run; `creator` names the creator."""
+    async with httpx.AsyncClient(base_url=proc.base_url, timeout=30, trust_env=False) as http:
+        creator, ann, bob = await _players(http, 3)
+        pair = {**FOUR, "players": 2, "prizes": [100]}
+        made = await post_ok(http, "/api/tournaments", creator["token"], pair)
+        other = await post_ok(http, "/api/tournaments", bob["token"], pair)
+        assert made["creator"] == creator["player"]["id"]
+        await post_ok(http, f"/api/tournaments/{made['id']}/register", ann["token"])
+
+        async def mine(who: dict[str, Any]) -> list[str]:
+            answer = await http.get("/api/tournaments", params={"mine": 1},
+                                    headers=bearer(who["token"]))
+            assert answer.status_code == 200, answer.text
+            return [x["id"] for x in answer.json()["tournaments"]]
+        assert await mine(creator) == [made["id"]]
+        assert await mine(ann) == [made["id"]]
+        assert await mine(bob) == [other["id"]]
+        await post_ok(http, f"/api/tournaments/{other['id']}/cancel", bob["token"])
+        assert await mine(bob) == []  # cancelled: no longer one of "Your games"
+        everyone = (await http.get("/api/tournaments", headers=bearer(bob["token"]))).json()
+        assert {x["id"] for x in everyone["tournaments"]} == {made["id"], other["id"]}
