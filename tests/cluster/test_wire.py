@@ -7,7 +7,7 @@ import pydantic
 import pytest
 
 from app.cluster import wire
-from app.rooms.commands import AddBots, Caller, Info, Offer
+from app.rooms.commands import AddBots, Caller, Info, Offer, SeatTable
 
 CALLER = Caller("p1", "Ann")
 MESSAGES: list[wire.Message] = [
@@ -20,9 +20,11 @@ MESSAGES: list[wire.Message] = [
     wire.Call("q1", "node-a", "r1", CALLER, AddBots(2, "hard")),
     wire.Call("q2", "node-a", "r1", CALLER, Offer("r2", "XYZ789")),
     wire.Call("q3", "node-a", "r1", CALLER, Info()),
+    wire.Call("q4", "node-a", "r1", CALLER, SeatTable([("p1", "Ann"), ("p2", "Bob")])),
     wire.Ret("q1", value={"seats": [1, 2], "room": {"id": "r1"}}),
     wire.Ret("q1", moved=True),
     wire.Logout("ab" * 32),
+    wire.Tournament("cd" * 16, "node-a"),
 ]
 
 
