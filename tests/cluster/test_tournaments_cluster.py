@@ -34,7 +34,7 @@ async def _register_across(https: list[httpx.AsyncClient], t: dict[str, object],
     """Each player registers at the process after the last one's: the last entry, which
     starts the tournament, arrives at the process that did not create it."""
     for n, p in enumerate(people):
-        await post_ok(https[(n + 1) % 2], f"/api/tournaments/{t['id']}/register",
+        await post_ok(https[n % 2], f"/api/tournaments/{t['id']}/register",
                       str(p["token"]))
 
 
@@ -64,7 +64,10 @@ async def test_a_tournament_over_two_processes_runs_to_the_end(fleet: Fleet) -> 
 
 async def test_the_driver_killed_mid_round_is_taken_over(fleet: Fleet,
                                                          redis_prefix: str) -> None:
-    procs = fleet(2)
+    """Three processes: once the driver is killed, its tables are taken over by either
+    survivor and the tournament by one of them, so a table's result may be written at the
+    process that does not drive it (and reach the driver through Redis, or its sweep)."""
+    procs = fleet(3)
     slow = {**FOUR, "options": {"target_score": 50}}  # a few hands: killed while they play
     https = [_client(p) for p in procs]
     try:
@@ -78,15 +81,14 @@ async def test_the_driver_killed_mid_round_is_taken_over(fleet: Fleet,
         await eventually(playing, "the first round seated")
         lease = redis.Redis.from_url(REDIS_URL).get(f"{redis_prefix}:tournament:lease:{t['id']}")
         assert lease is not None, "nobody drives the tournament"
-        ids = [(await https[n].get("/api/health")).json()["cluster"]["process"]
-               for n in range(2)]
+        ids = [(await http.get("/api/health")).json()["cluster"]["process"] for http in https]
         driver = ids.index(lease.decode().split(" ")[0])
     finally:
         for http in https:
             await http.aclose()
     procs[driver].kill()
     assert None in _winners(procs[0].database_url, t["id"]), "killed after the round, not in it"
-    async with _client(procs[1 - driver]) as http:
+    async with _client(procs[(driver + 1) % 3]) as http:
         done = await _finished(http, t["id"], creator["token"])
         _check_result(done, people)
         await _paid(http, done, people)
