@@ -93,3 +93,36 @@ async def test_the_driver_killed_mid_round_is_taken_over(fleet: Fleet,
         _check_result(done, people)
         await _paid(http, done, people)
     check_ledger(ledger_report(procs[0].database_url))
+
+
+async def test_a_driver_that_loses_its_lease_hands_on_to_tables_elsewhere(
+        fleet: Fleet, redis_prefix: str) -> None:
+    """The tournament's lease vanishes (a Redis blip) until the other process takes it: its new
+    driver seats the tables of the round in play at their owner, the first process (a room
+    call through Redis), hears of their results from there, and finishes the tournament."""
+    procs = fleet(2)
+    slow = {**FOUR, "options": {"target_score": 50}}
+    https = [_client(p) for p in procs]
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        creator, *people = await _players(https[0], 5)
+        t = await post_ok(https[0], "/api/tournaments", creator["token"], slow)
+        await _register_across(https, t, people)  # the last entry, at process 1, starts it
+        ids = [(await http.get("/api/health")).json()["cluster"]["process"] for http in https]
+        key = f"{redis_prefix}:tournament:lease:{t['id']}"
+
+        def driven_by_process_0() -> bool:
+            value = client.get(key)
+            if value is not None and value.decode().split(" ")[0] == ids[1]:
+                client.delete(key)  # taken from process 1 until process 0 has it
+                return False
+            return value is not None
+        await eventually(driven_by_process_0, "the tournament driven by process 0")
+        done = await _finished(https[0], t["id"], creator["token"])
+        _check_result(done, people)
+        await _paid(https[1], done, people)
+    finally:
+        client.close()
+        for http in https:
+            await http.aclose()
+    check_ledger(ledger_report(procs[0].database_url))
