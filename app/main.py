@@ -83,10 +83,12 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.gateway = gateway
     app.state.registry = gateway.registry
     await gateway.start()
-    director = TournamentDirector(SqlTournamentStore(sessions), gateway.registry)
+    director = TournamentDirector(SqlTournamentStore(sessions), gateway.open_table,
+                                  gateway.tournament_ownership(), sweep=settings.lease_seconds)
+    director.tell = gateway.tournaments_told(director.poked)
     store.table_finished = director.poke
     app.state.tournaments = director
-    await director.resume()
+    await director.start()
     app.state.restore_seconds = round(time.perf_counter() - began, 3)
     metrics.restored(app.state.restore_seconds)
     metrics.watch(_levels(app, engine, log_writer))
@@ -148,8 +150,11 @@ def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cl
     owned = OwnedStore(store, leases, lambda room_id: lost[0].lost(room_id))
     registry = RoomRegistry(owned, timing, claim=lambda room_id: lost[0].claim_new(room_id),
                             max_waiting_per_host=settings.max_waiting_rooms_per_host)
+    tournaments = Leases(redis, f"{settings.redis_prefix}:tournament", node.id,
+                         settings.lease_seconds)
     cluster = Cluster(node, leases, SharedLobby(redis, settings.redis_prefix,
-                                                settings.lease_seconds), store, owned, registry)
+                                                settings.lease_seconds), store, owned, registry,
+                      tournaments)
     lost.append(cluster)
     return cluster
 

@@ -159,6 +159,7 @@ class Code(StrEnum):
     TOPUP_TOO_SOON = "topup_too_soon", 409
     TOURNAMENT_FULL = "tournament_full", 409
     TOURNAMENT_STARTED = "tournament_started", 409
+    TOURNAMENT_TABLE = "tournament_table", 409
     TRY_AGAIN = "try_again", 503, Fault.SERVER
     TWO_LOCKED_IN_MELD = "two_locked_in_meld"
     UNKNOWN_ACCOUNT = "unknown_account", 404

@@ -17,6 +17,8 @@ export function RematchBar({ room, me, offer }) {
     }
     setBusy(false);
   };
+  // A tournament's table has no rematch (409 tournament_table): the tournament seats its next round.
+  if (room.stand_in_for_absent) return null;
   const host = room.host_id === me.id;
   const playAgain = () => run(async () => {
     const next = await api(`/api/rooms/${room.id}/rematch`, { method: 'POST' });

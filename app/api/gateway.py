@@ -24,6 +24,8 @@ from app.rooms.commands import Act, Caller, Command, SocketCommand
 from app.rooms.connections import Connection
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
+from app.rooms.tournaments import Ownership, Solo
+from app.services.room_settings import RoomSettings
 
 from . import messages
 from .sockets import SocketConnection
@@ -75,6 +77,18 @@ class Gateway(Protocol):
 
     def logged_out(self, token_hash: str) -> None:
         """A token was revoked here (its sockets here are closed already): tell the rest."""
+
+    async def open_table(self, room_id: str, settings: RoomSettings,
+                         players: list[tuple[str, str]]) -> None:
+        """Seat and start a tournament's table (`RoomRegistry.open_table`): at its room's
+        owner if the room exists, here otherwise. Safe to repeat."""
+
+    def tournament_ownership(self) -> Ownership:
+        """Who drives which tournament (`app.rooms.tournaments`)."""
+
+    def tournaments_told(self, poked: Callable[[str], None]) -> Callable[[str], None] | None:
+        """Have ``poked`` called with the id of a tournament that moved on at another process;
+        answers how to tell the others of one that moved on here (None: no others)."""
 
     def health(self) -> dict[str, Any]:
         """What the deployment adds to the health check."""
@@ -188,6 +202,16 @@ class LocalGateway:
 
     def logged_out(self, token_hash: str) -> None:
         """No other process to tell."""
+
+    async def open_table(self, room_id: str, settings: RoomSettings,
+                         players: list[tuple[str, str]]) -> None:
+        await self.registry.open_table(room_id, settings, players)
+
+    def tournament_ownership(self) -> Ownership:
+        return Solo()
+
+    def tournaments_told(self, poked: Callable[[str], None]) -> Callable[[str], None] | None:
+        return None  # this process is the whole deployment
 
     def health(self) -> dict[str, Any]:
         return {}

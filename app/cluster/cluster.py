@@ -51,8 +51,10 @@ class Watcher(Protocol):
 
 class Cluster:
     def __init__(self, node: Node, leases: Leases, lobby: SharedLobby, store: SqlMatchStore,
-                 owned: OwnedStore, registry: RoomRegistry) -> None:
+                 owned: OwnedStore, registry: RoomRegistry,
+                 tournaments: Leases | None = None) -> None:
         self.node = node
+        self.tournaments = tournaments  # who drives which tournament, renewed on the tick
         self.owned = owned
         self.leases = leases
         self.lobby = lobby
@@ -252,6 +254,9 @@ class Cluster:
         await self.node.beat()
         for room_id in await self.leases.renew():
             self.lost(room_id)
+        if self.tournaments is not None:
+            for tournament_id in await self.tournaments.renew():  # drives() is False at once
+                log.warning("cluster: tournament %s lost", tournament_id)
         await self.publish([r for r in self.registry.rooms.values()
                             if self.leases.holds(r.id)])
         proxies = set(self.remote_proxies.values())

@@ -5,13 +5,15 @@ locks are shared in Redis, and a logout is told to every process."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.api.sockets import SocketConnection
 from app.refusals import Code, Refusal
-from app.rooms.commands import Caller, Command
+from app.rooms.commands import Caller, Command, SeatTable
 from app.rooms.room import Room
+from app.rooms.tournaments import Ownership
+from app.services.room_settings import RoomSettings
 
 from . import wire
 from .cluster import Cluster
@@ -54,6 +56,27 @@ class ClusterGateway:
 
     def logged_out(self, token_hash: str) -> None:
         self.cluster.node.broadcast(wire.Logout(token_hash))
+
+    async def open_table(self, room_id: str, settings: RoomSettings,
+                         players: list[tuple[str, str]]) -> None:
+        """At the room's owner, which takes an orphaned table over first (rebuilt from its
+        log); a room that does not exist yet is made here, and owned here."""
+        try:
+            await self.relay.call(room_id, SeatTable(players), Caller(*players[0]))
+            return
+        except Refusal as exc:
+            if exc.code != Code.NO_SUCH_ROOM:
+                raise
+        await self.announce(await self.registry.open_table(room_id, settings, players))
+
+    def tournament_ownership(self) -> Ownership:
+        assert self.cluster.tournaments is not None  # noqa: S101 - made with the cluster
+        return self.cluster.tournaments
+
+    def tournaments_told(self, poked: Callable[[str], None]) -> Callable[[str], None] | None:
+        self.relay.tournament_moved = poked
+        node = self.cluster.node
+        return lambda tournament_id: node.broadcast(wire.Tournament(tournament_id, node.id))
 
     def health(self) -> dict[str, Any]:
         return {"cluster": self.cluster.health()}

@@ -1,4 +1,6 @@
 """Room ownership: a lease per live room in Redis, held by one process and renewed by it.
+A second set of them, under a prefix of its own, says who drives each running tournament
+(`app.rooms.tournaments`).
 
 A lease's value is the holder's process id and a nonce of this taking (``node_of`` reads the
 process), so a socket relayed to the room can tell that its owner dropped the room and took it
@@ -59,6 +61,11 @@ class Leases:
         """How many leases this process counts as held now."""
         now = time.monotonic()
         return sum(1 for until in self._until.values() if until > now)
+
+    def holding(self) -> list[str]:
+        """What this process counts as held now."""
+        now = time.monotonic()
+        return [room_id for room_id, until in self._until.items() if until > now]
 
     async def acquire(self, room_id: str) -> bool:
         asked = time.monotonic()

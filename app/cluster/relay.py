@@ -19,6 +19,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -53,6 +54,8 @@ class Relay:
         self.remotes: dict[tuple[str, str], RemoteConnection] = {}
         self.calls: dict[str, asyncio.Future[wire.Ret]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # Told the id of a tournament that moved on at another process (the director's poked).
+        self.tournament_moved: Callable[[str], None] | None = None
         self.node.receive = self._receive
         self.node.reconnected = self._reconnected
 
@@ -76,6 +79,9 @@ class Relay:
                 self._ret(m)
             case wire.Logout():
                 self.sockets.revoke_now(m.token_hash)
+            case wire.Tournament():
+                if m.origin != self.node.id and self.tournament_moved is not None:
+                    self.tournament_moved(m.tournament)
 
     def owned(self, room_id: str) -> Room | None:
         room = self.cluster.registry.rooms.get(room_id)

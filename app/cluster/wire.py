@@ -116,7 +116,17 @@ class Logout:
     k: Literal["logout"] = "logout"
 
 
-Message = Open | In | Bye | Out | Moved | Gone | Call | Ret | Logout
+@dataclass(frozen=True)
+class Tournament:
+    """To every process: something of this tournament was committed (it filled, a table's
+    result): its driver, wherever it is, opens what is due."""
+
+    tournament: str
+    origin: str
+    k: Literal["tournament"] = "tournament"
+
+
+Message = Open | In | Bye | Out | Moved | Gone | Call | Ret | Logout | Tournament
 _MESSAGE: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="k")])
 
 

@@ -123,6 +123,24 @@ class Start:
 
 
 @dataclass(frozen=True)
+class SeatTable:
+    """A tournament's table, which the server seats itself: each player (id, name) seated in
+    order, and the match started. Safe to repeat: what is done already is left as it is (a
+    seated player keeps the seat, a started match plays on). Run by the tournament's driver at
+    the table's owner, wherever that is (docs/scaling.md, "Tournaments")."""
+
+    players: list[tuple[str, str]]
+    op: Literal["table"] = "table"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        for player_id, name in self.players:
+            await room.join(player_id, name)
+        if room.record.status == "waiting":
+            await room.start(room.record.host_id)
+        return {"status": room.record.status}
+
+
+@dataclass(frozen=True)
 class Rematch:
     """What a rematch needs from the finished room: its settings, the room already offered
     (or None) and its recent chat."""
@@ -149,7 +167,7 @@ class Offer:
         return {"offered": room.rematch.offered}
 
 
-Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | Rematch | Offer,
+Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | SeatTable | Rematch | Offer,
                     Field(discriminator="op")]
 
 

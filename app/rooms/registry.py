@@ -9,6 +9,7 @@ from typing import Any
 from app.refusals import Code, Refusal
 from app.services.room_settings import RoomSettings
 
+from .commands import Caller, SeatTable
 from .room import Room
 from .scheduler import RoomTiming
 from .store import MatchStore, RoomRecord
@@ -54,10 +55,7 @@ class RoomRegistry:
             room = await self._open(host_id, host_name, RoomRecord(
                 id=room_id, host_id=host_id, settings=settings,
                 invite_code=secrets.token_urlsafe(9)))
-        for player_id, name in players:
-            await room.join(player_id, name)
-        if room.record.status == "waiting":
-            await room.start(room.record.host_id)
+        await room.handle(SeatTable(players), Caller(host_id, host_name))
         return room
 
     def _check_waiting_cap(self, host_id: str) -> None:

@@ -25,6 +25,9 @@ class RematchOffer:
         """For the host once the match is over: what the next room copies (its computer players'
         levels; a seat a leaver handed to the computer is not one)."""
         self.seating.check_host(player_id)
+        if self.record.settings.stand_in_for_absent:
+            raise Refusal(Code.TOURNAMENT_TABLE, "a tournament table has no rematch: the "
+                          "tournament seats its next round itself")
         if self.record.status != "closed" or self.record.match_id is None:
             raise Refusal(Code.MATCH_NOT_OVER, "a rematch is offered once the match is over")
         bots = [level_of(s.bot) or DEFAULT_LEVEL for s in self.seating.seats

@@ -3,22 +3,33 @@
 The database holds every decision (`app.services.tournaments`): who is seated at which table
 of which round, each table's winner, the standings and prizes, the last two written in the
 transaction that closes a table's match. The director only acts on them: it opens the tables
-still to play through the room registry (each a private room that starts at once) when a
-tournament fills, when one of its tables' results is committed (the match store tells it), and
-at start-up for every running tournament, so a restart resumes where the database says.
+still to play (each a private room that starts at once, through ``open_table``: the room
+gateway's, which reaches the table wherever its room is owned) when a tournament fills, when
+one of its tables' results is committed (the match store tells it, and through ``tell`` every
+other process), at start-up, and on every sweep (each ``sweep`` seconds): a round whose opening
+failed (a database blip) is opened again there, and a tournament whose driver died is taken
+over, so a restart or a takeover resumes where the database says.
+
+Which process drives a tournament is decided in one place, ``drives``: the holder of its
+``Ownership``. One process alone holds them all (`Solo`); among several, a lease in Redis per
+tournament (`app.cluster.leases`), renewed on the cluster's tick (docs/scaling.md,
+"Tournaments").
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from app.services.room_settings import RoomSettings
 from app.services.tournaments import TableToOpen
 
-from .registry import RoomRegistry
-
 log = logging.getLogger(__name__)
+
+OpenTable = Callable[[str, RoomSettings, list[tuple[str, str]]], Awaitable[object]]
 
 
 class TournamentStore(Protocol):
@@ -29,47 +40,135 @@ class TournamentStore(Protocol):
         """The tables still to play, the next round seated first if it is due."""
 
 
-class TournamentDirector:
-    def __init__(self, store: TournamentStore, registry: RoomRegistry) -> None:
-        self.store = store
-        self.registry = registry
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+class Ownership(Protocol):
+    """Who drives a tournament: a lease per tournament, or this process alone."""
 
-    def drives(self, tournament_id: str) -> bool:
-        """Whether this process runs the tournament's rounds: the one place that decides it.
-        One process drives them all; several processes would hold a lease here, as a room's
-        owner does (docs/scaling.md)."""
+    def holds(self, tournament_id: str) -> bool:
+        """Whether this process may drive the tournament now."""
+
+    async def acquire(self, tournament_id: str) -> bool:
+        """Take the tournament if nobody holds it; True if this call took it."""
+
+    async def release(self, tournament_id: str) -> None:
+        """Let the tournament go (another process may take it at once)."""
+
+    def holding(self) -> list[str]:
+        """The tournaments this process counts as held."""
+
+
+class Solo:
+    """One process: it drives every tournament."""
+
+    def holds(self, tournament_id: str) -> bool:
         return True
 
+    async def acquire(self, tournament_id: str) -> bool:
+        return True
+
+    async def release(self, tournament_id: str) -> None:
+        """Nothing to let go."""
+
+    def holding(self) -> list[str]:
+        return []
+
+
+class TournamentDirector:
+    def __init__(self, store: TournamentStore, open_table: OpenTable,
+                 ownership: Ownership | None = None, sweep: float = 5.0,
+                 tell: Callable[[str], None] | None = None) -> None:
+        self.store = store
+        self.open_table = open_table
+        self.ownership = ownership or Solo()
+        self.sweep_seconds = sweep
+        self.tell = tell  # several processes: tell the others that a tournament moved on
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._opened: dict[str, set[str]] = {}  # tournament -> its tables' rooms opened here
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def drives(self, tournament_id: str) -> bool:
+        """Whether this process runs the tournament's rounds: the one place that decides it
+        (the holder of its lease among several processes, docs/scaling.md)."""
+        return self.ownership.holds(tournament_id)
+
+    async def start(self) -> None:
+        """At start-up, after the rooms are rebuilt: open what every running tournament is
+        due that nobody else drives; then sweep again every ``sweep`` seconds."""
+        await self.sweep()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
     async def resume(self) -> None:
-        """At start-up, after the rooms are rebuilt: open what every running tournament is due."""
-        for tournament_id in await self.store.running():
+        """Open what every running tournament is due (one sweep)."""
+        await self.sweep()
+
+    async def sweep(self) -> None:
+        """Advance every running tournament this process drives or that nobody drives (its
+        driver died, or a round's opening failed), and let go of those that ended."""
+        running = await self.store.running()
+        for tournament_id in running:
             await self._advance_logged(tournament_id)
+        for tournament_id in set(self.ownership.holding()) - set(running):
+            self._opened.pop(tournament_id, None)
+            await self.ownership.release(tournament_id)
 
     def poke(self, tournament_id: str) -> None:
-        """Something of the tournament was committed (it filled, a table ended): advance it
-        in the background."""
+        """Something of the tournament was committed here (it filled, a table ended): advance
+        it in the background, and tell the other processes (its driver may be one of them)."""
+        self.poked(tournament_id)
+        if self.tell is not None:
+            self.tell(tournament_id)
+
+    def poked(self, tournament_id: str) -> None:
+        """Advance the tournament in the background (told by another process, or here)."""
         task = asyncio.get_running_loop().create_task(self._advance_logged(tournament_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def advance(self, tournament_id: str) -> None:
-        """Open the tournament's tables still to play, seating its next round if it is due."""
+        """Open the tournament's tables still to play, seating its next round if it is due;
+        nothing unless this process drives it (or takes it now, nobody holding it)."""
         if not self.drives(tournament_id):
-            return
+            if not await self.ownership.acquire(tournament_id):
+                return
+            log.warning("tournament %s: driven here from now on", tournament_id)
+            self._opened.pop(tournament_id, None)  # a new taking opens (or checks) every table
         lock = self._locks.setdefault(tournament_id, asyncio.Lock())
         async with lock:
+            opened = self._opened.setdefault(tournament_id, set())
             for table in await self.store.tables_to_open(tournament_id):
-                await self.registry.open_table(table.room_id, table.settings, table.players)
+                if table.room_id in opened:
+                    continue
+                if not self.drives(tournament_id):
+                    return  # the lease ran out meanwhile: its new driver opens the rest
+                await self.open_table(table.room_id, table.settings, table.players)
+                opened.add(table.room_id)
 
     async def _advance_logged(self, tournament_id: str) -> None:
         try:
             await self.advance(tournament_id)
-        except Exception:  # the next poke, or the next start-up, tries again
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the next poke or sweep tries again
             log.exception("tournament %s: could not open its tables", tournament_id)
 
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is away: the next sweep tries again
+                log.warning("tournaments: sweep failed: %r", exc)
+
     async def close(self) -> None:
-        for task in list(self._tasks):
+        """Stop driving: nothing more is opened here, and the tournaments held are let go
+        (another process takes each at its next sweep, without waiting for a lease to run
+        out)."""
+        tasks = [t for t in (self._sweeper, *self._tasks) if t is not None]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for tournament_id in self.ownership.holding():
+            with contextlib.suppress(Exception):
+                await self.ownership.release(tournament_id)

@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, aliased
 
 from app import metrics
-from app.db.models import Account, RoomSeat, Transfer
+from app.db.models import Account, RoomSeat, Tournament, TournamentEntry, Transfer
 from app.refusals import Code, FixedRefusal
 
 BANK, WALLET, ESCROW = "bank", "wallet", "escrow"
@@ -145,6 +145,18 @@ async def escrows_of(session: AsyncSession, player_id: str) -> dict[str, int]:
         .join(RoomSeat, (RoomSeat.room_id == Account.room_id) & (RoomSeat.seat == Account.seat))
         .where(Account.kind == ESCROW, RoomSeat.player_id == player_id, Account.balance > 0))
     return {str(room_id): int(amount) for room_id, amount in rows.all()}
+
+
+async def entries_of(session: AsyncSession, player_id: str) -> dict[str, int]:
+    """The chips ``player_id`` has in tournaments' pots: the entry of each tournament they are
+    registered in that has not finished (refundable while it registers, at stake for a prize
+    while it runs)."""
+    rows = await session.execute(
+        select(Tournament.id, Tournament.entry)
+        .join(TournamentEntry, TournamentEntry.tournament_id == Tournament.id)
+        .where(TournamentEntry.player_id == player_id, Tournament.entry > 0,
+               Tournament.status.in_(("registering", "running"))))
+    return {str(tournament_id): int(entry) for tournament_id, entry in rows.all()}
 
 
 async def escrow_for(session: AsyncSession, room_id: str, seat: int) -> Account:
@@ -337,7 +349,8 @@ async def top_up(
     """Pay a player who holds no chips `amount` from the bank (minting what it lacks), at most
     once per `period`; the key `topup:{player_id}:{n}` counts the player's top-ups.
 
-    `escrow_ids` are the escrows of the seats the player sits in: chips there are still theirs.
+    `escrow_ids` are the escrows of the seats the player sits in and the pots of the tournaments
+    they have entered and that have not finished: chips there are still theirs.
     Every account involved is locked first, in one ascending order, so two claims at once
     serialise and the second sees the first. Raises `StillHasChips` or `TopUpTooSoon`
     (nothing written).
@@ -348,8 +361,8 @@ async def top_up(
     escrows = list(escrow_ids)
     locked = await lock_accounts(session, [bank.id, wallet.id, *escrows])
     if any(locked[i].balance > 0 for i in [wallet.id, *escrows]):
-        raise StillHasChips("a top-up is only for a player with no chips, in the wallet or "
-                            "at a table")
+        raise StillHasChips("a top-up is only for a player with no chips, in the wallet, "
+                            "at a table or in a tournament's entries")
     last = await last_top_up(session, wallet.id)
     if last is not None and last.created_at + period > now:
         raise TopUpTooSoon(last.created_at + period)

@@ -98,9 +98,13 @@ async def test_four_players_play_to_the_end_with_nobody_connected(
             p = next(p for p in people if p["player"]["id"] == standing["player"])
             assert await balance(http, p["token"]) == START - 100 + standing["prize"]
         assert await balance(http, creator["token"]) == START
-        room = t["rounds"][0]["tables"][0]["room"]
+        table = t["rounds"][0]["tables"][0]
+        room = table["room"]
         lobby = (await http.get("/api/rooms")).json()["rooms"]
         assert room not in {r["id"] for r in lobby}  # a table is private
+        host = next(p for p in people if p["player"]["id"] == table["players"][0])
+        again = await http.post(f"/api/rooms/{room}/rematch", headers=bearer(host["token"]))
+        assert (again.status_code, again.json()["detail"]["code"]) == (409, "tournament_table")
     check_ledger(ledger_report(proc.database_url))
 
 
@@ -166,6 +170,18 @@ async def test_entries_come_back_and_refusals(proc: ServerProcess) -> None:
         poor = await http.post(f"/api/tournaments/{t['id']}/register",
                                headers=bearer(cat["token"]))
         assert (poor.status_code, poor.json()["detail"]["code"]) == (409, "insufficient_chips")
+
+        dan = await guest(http, "Dan")  # everything into one entry: no top-up meanwhile
+        t = await post_ok(http, "/api/tournaments", creator["token"], {**FOUR, "entry": START})
+        path = f"/api/tournaments/{t['id']}"
+        await post_ok(http, f"{path}/register", dan["token"])
+        assert await balance(http, dan["token"]) == 0
+        status = (await http.get("/api/me/topup", headers=bearer(dan["token"]))).json()
+        assert (status["chips"], status["available"]) == (START, False)
+        claim = await http.post("/api/me/topup", headers=bearer(dan["token"]))
+        assert (claim.status_code, claim.json()["detail"]["code"]) == (409, "topup_has_chips")
+        await post_ok(http, f"{path}/unregister", dan["token"])
+        assert await balance(http, dan["token"]) == START
 
         t = await post_ok(http, "/api/tournaments", creator["token"], FOUR)
         path = f"/api/tournaments/{t['id']}"

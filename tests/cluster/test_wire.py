@@ -3,11 +3,15 @@ a command inside a call keeps its type, and a refusal keeps its code, message an
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any, cast
+
 import pydantic
 import pytest
 
 from app.cluster import wire
-from app.rooms.commands import AddBots, Caller, Info, Offer
+from app.cluster.relay import Relay
+from app.rooms.commands import AddBots, Caller, Info, Offer, SeatTable
 
 CALLER = Caller("p1", "Ann")
 MESSAGES: list[wire.Message] = [
@@ -20,9 +24,11 @@ MESSAGES: list[wire.Message] = [
     wire.Call("q1", "node-a", "r1", CALLER, AddBots(2, "hard")),
     wire.Call("q2", "node-a", "r1", CALLER, Offer("r2", "XYZ789")),
     wire.Call("q3", "node-a", "r1", CALLER, Info()),
+    wire.Call("q4", "node-a", "r1", CALLER, SeatTable([("p1", "Ann"), ("p2", "Bob")])),
     wire.Ret("q1", value={"seats": [1, 2], "room": {"id": "r1"}}),
     wire.Ret("q1", moved=True),
     wire.Logout("ab" * 32),
+    wire.Tournament("cd" * 16, "node-a"),
 ]
 
 
@@ -43,3 +49,14 @@ def test_anything_else_is_refused() -> None:
     for data in (b'{"k":"nope"}', b'{"k":"in","link":"l1"}', b"[]", b"not json"):
         with pytest.raises(pydantic.ValidationError):
             wire.parse(data)
+
+
+def test_a_tournament_told_by_another_process_reaches_the_director() -> None:
+    """`wire.Tournament` goes to every process, the sender too: only the others' advance."""
+    node = SimpleNamespace(id="node-a", receive=None, reconnected=None)
+    relay = Relay(cast(Any, SimpleNamespace(node=node)), cast(Any, None))
+    told: list[str] = []
+    relay.tournament_moved = told.append
+    node.receive(wire.parse(wire.write(wire.Tournament("t1", "node-b"))))
+    node.receive(wire.Tournament("t2", "node-a"))  # its own broadcast, heard back
+    assert told == ["t1"]

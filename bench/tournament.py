@@ -1,0 +1,182 @@
+"""A sit-and-go tournament played by the server, beside ordinary rooms (issue 22).
+
+``python -m bench.tournament [--players 64] [--seats 4] [--rooms 50] [--seconds S]``
+starts ``python -m app serve`` (one process, PostgreSQL: a database of its own per run, as
+`bench.load` makes them) with ``RUMMY_BOT_DELAY_SECONDS=0`` and `bench.load`'s short pauses,
+and runs three times:
+
+1. **tournament alone**: ``--players`` guests register for a Standard Rummy knockout with
+   tables of ``--seats`` and nobody connects, so every seat of every table is played by the
+   server (PROTOCOL.md §8: a computer player stands in for the absent); the time from the
+   registration that fills it to its end (status ``finished``, prizes paid), and its rounds.
+2. **rooms alone**: ``--rooms`` ordinary rooms of four guests, each action (draw from the
+   stock, discard the card drawn) as soon as the last is acknowledged (`bench.loadclient`'s
+   closed loop) for ``--seconds`` (default: the tournament's time alone); actions/s and
+   p50/p99 of the time from an action's send to its ack.
+3. **both**: the rooms as in 2, and the tournament filled at the start of their measured
+   window: the rooms' figures beside it, and its time to finish.
+
+The question it answers: does a tournament hold up the rooms around it (p99 in 3 against 2)?
+The machine's load average is printed with each run: other work on it shows in the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .load import (
+    Process,
+    database,
+    load_average,
+    measure,
+    ms,
+    per_s,
+    raise_open_files,
+    refusals,
+    run,
+    running,
+    seat_tables,
+    server_env,
+    server_plans,
+)
+from .loadclient import Stats, call
+
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+FINISH_TIMEOUT = 900.0  # seconds a tournament may take before the run gives up
+POLL = 0.05
+
+
+def tournament_body(args: argparse.Namespace) -> dict[str, Any]:
+    return {"name": "bench knockout", "game": "standard", "options": args.options,
+            "players": args.players, "table_seats": args.seats, "entry": 10,
+            "prizes": [50, 30, 20] if args.players >= 3 else [100], "turn_seconds": 30}
+
+
+async def registered(http: httpx.AsyncClient, args: argparse.Namespace) -> tuple[str, list[str]]:
+    """A tournament with every place but the last taken: its id, and the last guest's token
+    (whose registration starts it)."""
+    guests = [await call(http, "/api/auth/guest", body={"name": f"entrant {n}"})
+              for n in range(args.players)]
+    tokens = [g["token"] for g in guests]
+    t = await call(http, "/api/tournaments", tokens[0], tournament_body(args))
+    for token in tokens[:-1]:
+        await call(http, f"/api/tournaments/{t['id']}/register", token)
+    return t["id"], tokens[-1]
+
+
+async def play_out(http: httpx.AsyncClient, tournament_id: str, last: str) -> tuple[float, int]:
+    """Fill the tournament and wait for its end: the seconds that took, and its rounds."""
+    began = time.perf_counter()
+    await call(http, f"/api/tournaments/{tournament_id}/register", last)
+    while time.perf_counter() - began < FINISH_TIMEOUT:
+        answer = await http.get(f"/api/tournaments/{tournament_id}",
+                                headers={"Authorization": f"Bearer {last}"})
+        t = answer.json()
+        if t["status"] == "finished":
+            return time.perf_counter() - began, len(t["rounds"])
+        await asyncio.sleep(POLL)
+    raise SystemExit(f"tournament {tournament_id} not finished in {FINISH_TIMEOUT:.0f} s")
+
+
+async def alone(server: Process, args: argparse.Namespace) -> tuple[float, int]:
+    async with httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60) as http:
+        tournament_id, last = await registered(http, args)
+        return await play_out(http, tournament_id, last)
+
+
+async def rooms_and(server: Process, args: argparse.Namespace,
+                    tournament: bool) -> tuple[Stats, int, tuple[float, int] | None]:
+    """The rooms' closed loop; with ``tournament``, filled as their measured window opens."""
+    plans = await server_plans(server, args.rooms, 4)
+    tables = await seat_tables(server, plans)
+    async with httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60) as http:
+        entered = await registered(http, args) if tournament else None
+        playing = asyncio.ensure_future(measure(tables, args, None))
+        await asyncio.sleep(args.warmup)
+        outcome = None if entered is None else await play_out(http, *entered)
+        stats, limited = await playing
+    return stats, limited, outcome
+
+
+def row(name: str, outcome: tuple[float, int] | None,
+        rooms: tuple[Stats, int] | None, seconds: float) -> str:
+    t = "-" if outcome is None else f"{outcome[0]:.1f}"
+    rounds = "-" if outcome is None else str(outcome[1])
+    if rooms is None:
+        return f"| {name} | {t} | {rounds} | - | - | - | - |"
+    stats, limited = rooms
+    return (f"| {name} | {t} | {rounds} | {per_s(stats.in_window / seconds)} "
+            f"| {ms(stats.percentile(50))} | {ms(stats.percentile(99))} "
+            f"| {refusals(stats, limited)} |")
+
+
+def bench(args: argparse.Namespace, postgres: str, logs: Path) -> None:
+    env = {"RUMMY_BOT_DELAY_SECONDS": "0"}
+    print(f"tournament: {args.players} players, tables of {args.seats}, every seat played by "
+          f"the server; beside it {args.rooms} rooms of 4 in a closed loop")
+    with database(postgres) as url, \
+            running(["-m", "app", "serve"], {**server_env(url), **env}, logs / "t.log") as s:
+        first = run(alone(s, args))
+    print(f"  tournament alone: {first[0]:.1f} s ({first[1]} rounds); "
+          f"load average {load_average()}")
+    if args.seconds is None:
+        args.seconds = max(2.0, first[0])
+    with database(postgres) as url, \
+            running(["-m", "app", "serve"], {**server_env(url), **env}, logs / "r.log") as s:
+        stats, limited, _ = run(rooms_and(s, args, tournament=False))
+    print(f"  rooms alone: {args.seconds:.1f} s measured; load average {load_average()}")
+    with database(postgres) as url, \
+            running(["-m", "app", "serve"], {**server_env(url), **env}, logs / "b.log") as s:
+        both, both_limited, beside = run(rooms_and(s, args, tournament=True))
+    print(f"  both: load average {load_average()}")
+    print("| run | tournament s | rounds | room actions/s | p50 ms | p99 ms | refused |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print(row("tournament alone", first, None, args.seconds))
+    print(row(f"{args.rooms} rooms alone", None, (stats, limited), args.seconds))
+    print(row(f"tournament + {args.rooms} rooms", beside, (both, both_limited), args.seconds))
+    p99_alone, p99_beside = stats.percentile(99), both.percentile(99)
+    print(f"rooms' p99 beside the tournament: {100 * p99_beside / max(p99_alone, 1e-9):.0f} % "
+          "of their p99 alone (target <= 100 %, within run-to-run noise)")
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.tournament", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=64, help="entrants (2 to 64)")
+    parser.add_argument("--seats", type=int, default=4, help="seats per table (2 to 6)")
+    parser.add_argument("--rooms", type=int, default=50, help="ordinary rooms beside it")
+    parser.add_argument("--seconds", type=float,
+                        help="the rooms' measured seconds (default: the tournament's time alone)")
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds played unmeasured")
+    parser.add_argument("--target", type=int, default=None,
+                        help="the tables' target score (default: the game's own)")
+    parser.add_argument("--logs", type=Path,
+                        help="a folder to keep the servers' logs in (default: deleted)")
+    parser.add_argument("--postgres", default=POSTGRES,
+                        help=f"a database on the PostgreSQL server to use (default {POSTGRES})")
+    args = parser.parse_args(argv)
+    args.options = {} if args.target is None else {"target_score": args.target}
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(argv)
+    raise_open_files()
+    print(f"load average {load_average()} (1, 5, 15 min) on {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory(prefix="rummy-bench-") as folder:
+        logs = args.logs or Path(folder)
+        logs.mkdir(parents=True, exist_ok=True)
+        bench(args, args.postgres, logs)
+    print(f"load average {load_average()} at the end")
+
+
+if __name__ == "__main__":
+    main()
