@@ -61,7 +61,7 @@ async def my_matches(player: CurrentPlayer, session: SessionDep,
             session, player.id, game=game, limit=limit, offset=offset))
 
 
-@router.get("/accuracy")
+@router.get("/accuracy", responses=errors(400))
 async def my_accuracy(player: CurrentPlayer, session: SessionDep,
                       limit: int = Query(100, ge=1, le=200)) -> AccuracyOut:
     """My accuracy in each of my latest analysed matches, oldest first (the profile's chart)."""
