@@ -3,6 +3,7 @@ import { html, useState, useEffect, errorText } from './ui.js';
 import { t, gameName, optLabel } from './i18n.js';
 import { api } from './api.js';
 import { ReplayViewer } from './replay.js';
+import { useAnalysis } from './analysis.js';
 
 export const GAMES = ['standard', 'boat_house', 'kaluki', 'double_rum', 'knock', 'continental', 'queen_city', 'phom', 'german', 'nowrang'];
 const PAGE = 10;
@@ -71,6 +72,7 @@ export function PlayerReplay({ id }) {
   useEffect(() => {
     api(`/api/matches/${encodeURIComponent(id)}/replay`).then(setData, setError);
   }, [id]);
+  const analysis = useAnalysis(data ? id : null); // asked once the replay shows: the match is over
   if (error) return html`<section class="panel narrow"><p class="form-error" role="alert">${errorText(error)}</p>
     <a class="btn" href="#/history">${t('history.back')}</a></section>`;
   if (!data) return html`<p class="muted">${t('app.loading')}</p>`;
@@ -80,6 +82,6 @@ export function PlayerReplay({ id }) {
       <h1>${gameName(m.game)}</h1><span class="muted">${fmtDate(m.finished_at)}</span></div>
     <p class="muted" data-testid="replay-seat-note">${data.seat === null ? t('history.replay_spectator')
       : t('history.replay_as', { name: data.names[data.seat] })}</p>
-    <${ReplayViewer} steps=${data.steps} names=${data.names} label=${t('history.replay_board')} />
+    <${ReplayViewer} steps=${data.steps} names=${data.names} label=${t('history.replay_board')} analysis=${analysis} />
   </div>`;
 }

@@ -1,10 +1,13 @@
 // The one match replay viewer, for admins (the engine's full state at each step) and for
-// players (their own seat's view at each step, every hand revealed at each hand's end).
+// players (their own seat's view at each step, every hand revealed at each hand's end), with
+// the match's analysis beside it when given (static/analysis.js): each decision's grade, its
+// best move's cards highlighted on the board, accuracy (and luck) per seat for the step's hand.
 import { html, useState, useEffect, useRef } from './ui.js';
-import { t, gameName } from './i18n.js';
+import { t, gameName, cardName } from './i18n.js';
 import { CardImg } from './cards.js';
 import { shortCard } from './table.js';
 import { layOut } from './hand-order.js';
+import { AnalysisStatus, AnalysisSummary, DecisionNote, actionCards, decisionsByStep, gradeMark } from './analysis.js';
 
 export function describeAction(a) {
   if (!a) return t('replay.deal');
@@ -32,7 +35,15 @@ function seatCards(state, s) {
   return { backs: state.hand_counts[s] };
 }
 
-function ReplayBoard({ state, names, label }) {
+/** A card on the board, marked when it belongs to the best move of the step's decision. */
+function BoardCard({ code, best }) {
+  if (!best || !best.has(code)) return html`<${CardImg} code=${code} className="small" />`;
+  return html`<${CardImg} code=${code} className="small best-card" label=${t('analysis.best_card', { card: cardName(code) })} />`;
+}
+
+/** `best`: the card codes of the step's best move (a Set) and `bestSeat` the seat whose move it
+ * was: highlighted in its hand and on the discard pile. */
+function ReplayBoard({ state, names, label, best = null, bestSeat = null }) {
   const seats = [...Array(state.players).keys()];
   const stock = state.stock ? state.stock.length : state.stock_count;
   return html`<section class="felt" data-testid="replay-board" aria-label=${label}>
@@ -41,7 +52,8 @@ function ReplayBoard({ state, names, label }) {
       <span data-testid="replay-phase">${t('replay.phase', { phase: t('replay.phase_name.' + state.phase) })}</span></div>
     <div class="center">
       <div class="pile"><${CardImg} back=${true} /><span class="pile-caption">${t('table.stock')} · ${stock}</span></div>
-      <div class="pile">${state.discard.length ? html`<${CardImg} code=${state.discard[state.discard.length - 1]} />` : html`<span class="empty-slot"></span>`}
+      <div class="pile">${state.discard.length ? html`<${CardImg} code=${state.discard[state.discard.length - 1]}
+          className=${best && best.has(state.discard[state.discard.length - 1]) ? 'best-card' : ''} />` : html`<span class="empty-slot"></span>`}
         <span class="pile-caption">${t('table.discard')} · ${state.discard.length}</span></div>
     </div>
     <div class="melds">${state.melds.length === 0 && html`<p class="muted melds-empty">${t('table.no_melds')}</p>`}
@@ -54,15 +66,16 @@ function ReplayBoard({ state, names, label }) {
         <span class="muted">${t('table.points', { n: state.totals[s] })}</span>
         ${state.dealer === s ? html`<span class="badge dealer">${t('table.dealer_short')}</span>` : ''}</div>
       <div class="replay-hand">${cards
-        ? cards.map((c) => html`<${CardImg} code=${c} className="small" />`)
+        ? cards.map((c) => html`<${BoardCard} code=${c} best=${s === bestSeat ? best : null} />`)
         : [...Array(backs).keys()].map(() => html`<${CardImg} back=${true} className="small" />`)}</div>
     </div>`;
     })}
   </section>`;
 }
 
-/** Step through `steps` ({hand, index, seat, action, state}); `label` names the board. */
-export function ReplayViewer({ steps, names, label }) {
+/** Step through `steps` ({hand, index, seat, action, state}); `label` names the board;
+ * `analysis` (useAnalysis's answer, optional) grades the steps that were decisions. */
+export function ReplayViewer({ steps, names, label, analysis = null }) {
   const [at, setAt] = useState(0);
   const [playing, setPlaying] = useState(false);
   const listRef = useRef(null);
@@ -83,6 +96,11 @@ export function ReplayViewer({ steps, names, label }) {
   }, [at]);
   if (!steps.length) return html`<p class="muted">${t('replay.empty')}</p>`;
   const step = steps[at];
+  const graded = analysis && analysis.state === 'ready' ? analysis.analysis : null;
+  const decisions = decisionsByStep(graded);
+  const decisionAt = (s) => (s.index === null || s.index === undefined ? null : decisions.get(`${s.hand}:${s.index}`));
+  const decision = decisionAt(step);
+  const best = decision && decision.loss > 0 ? new Set(actionCards(decision.best)) : null;
   const go = (i) => setAt(Math.max(0, Math.min(steps.length - 1, i)));
   const keys = (e) => { // ← → step, Home End jump (the slider keeps its own keys)
     const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: steps.length - 1 }[e.key];
@@ -106,12 +124,15 @@ export function ReplayViewer({ steps, names, label }) {
     <p class="replay-now" data-testid="replay-now"><strong>${t('table.hand_no', { n: step.hand + 1 })}</strong> ·
       ${step.seat !== null ? `${names[step.seat]}: ` : ''}${describeAction(step.action)}
       ${step.error ? html` <span class="form-error">${step.error.code}: ${step.error.message}</span>` : ''}</p>
+    ${decision && html`<${DecisionNote} decision=${decision} names=${names} describe=${describeAction} />`}
+    ${analysis && html`<${AnalysisStatus} got=${analysis} />`}
     <div class="replay-board">
-      <${ReplayBoard} state=${step.state} names=${names} label=${label} />
+      <${ReplayBoard} state=${step.state} names=${names} label=${label} best=${best} bestSeat=${decision ? decision.seat : null} />
       <ol class="action-list" ref=${listRef} aria-label=${t('replay.actions')}>
         ${steps.map((s, i) => html`<li key=${i}><button type="button" class=${i === at ? 'current' : ''} onClick=${() => go(i)}>
-          ${i + 1}. ${s.seat !== null ? names[s.seat] + ': ' : ''}${describeAction(s.action)}</button></li>`)}
+          ${i + 1}. ${s.seat !== null ? names[s.seat] + ': ' : ''}${describeAction(s.action)}${gradeMark(decisionAt(s))}</button></li>`)}
       </ol>
     </div>
+    ${graded && html`<${AnalysisSummary} analysis=${graded} names=${names} hand=${step.hand} game=${step.state.game} />`}
   </section>`;
 }

@@ -3,6 +3,22 @@
 // and places, what each loser owed the player who went out.
 import { html } from './ui.js';
 import { t } from './i18n.js';
+import { accuracyOf, fmtAccuracy, useAnalysis } from './analysis.js';
+
+/** The player's accuracy in the hand just over and in the match (PROTOCOL.md §10), once the
+ * match is over (a match in progress is not analysed); "analysing…" while the server works. */
+export function HandAccuracy({ view, room }) {
+  const seated = view.seat !== null && view.seat !== undefined;
+  const got = useAnalysis(view.game_over && seated ? room.match_id : null);
+  if (!view.game_over || !seated || got.state === 'unavailable') return null;
+  if (got.state === 'analysing') return html`<p class="muted" role="status" data-testid="result-accuracy">${t('analysis.analysing')}</p>`;
+  if (got.state !== 'ready') return null;
+  const hand = view.results.length - 1;
+  const mine = got.analysis.seats.find((s) => s.seat === view.seat);
+  return html`<p class="result-accuracy" data-testid="result-accuracy">${t('analysis.your_accuracy', {
+    hand: fmtAccuracy(accuracyOf(got.analysis, view.seat, hand, view.game)), match: fmtAccuracy(mine ? mine.accuracy : null) })}
+    ${' '}<a href=${'#/replay/' + room.match_id}>${t('analysis.see_replay')}</a></p>`;
+}
 
 const seatsOf = (list) => list.map((_, s) => s);
 const join = (items) => items.join(', ');

@@ -8,12 +8,13 @@ from fastapi import Query, Request
 from pydantic import BaseModel, Field
 
 from app.db.base import utcnow
-from app.services import accounts, history, ledger, tables, wallet
+from app.services import accounts, history, ledger, progress, tables, wallet
 
 from .deps import CurrentPlayer, SessionDep
 from .schemas import (
     MAX_OFFSET,
     NAME_RULE,
+    AccuracyOut,
     MatchesPage,
     MeOut,
     MyRoomsOut,
@@ -58,6 +59,15 @@ async def my_matches(player: CurrentPlayer, session: SessionDep,
     async with session.begin():
         return MatchesPage.model_validate(await history.my_matches(
             session, player.id, game=game, limit=limit, offset=offset))
+
+
+@router.get("/accuracy", responses=errors(400))
+async def my_accuracy(player: CurrentPlayer, session: SessionDep,
+                      limit: int = Query(100, ge=1, le=200)) -> AccuracyOut:
+    """My accuracy in each of my latest analysed matches, oldest first (the profile's chart)."""
+    async with session.begin():
+        return AccuracyOut.model_validate(
+            {"matches": await progress.accuracies(session, player.id, limit)})
 
 
 @router.get("/rooms")

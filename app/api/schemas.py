@@ -262,6 +262,20 @@ class MatchesPage(Out):
     offset: int
 
 
+class AccuracyPoint(Out):
+    match: str
+    game: str
+    finished_at: str | None
+    accuracy: float  # 0-100, the seat's accuracy in the match's analysis (PROTOCOL.md §10)
+    decisions: int
+
+
+class AccuracyOut(Out):
+    """My accuracy in my analysed matches, oldest first (an extension, docs/server.md)."""
+
+    matches: list[AccuracyPoint]
+
+
 class MyRoom(Out):
     id: str
     game: str

@@ -4,6 +4,7 @@ import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, error
 import { t, setLang, preferredLang, gameName } from '../i18n.js';
 import { api, revokeToken } from '../api.js';
 import { ReplayViewer } from '../replay.js';
+import { GRADES, GradeBadge, fmtAccuracy, useAnalysis } from '../analysis.js';
 
 const TOKEN_KEY = 'rummy.admin.token';
 const GAMES = ['standard', 'boat_house', 'kaluki', 'double_rum', 'knock', 'continental', 'queen_city', 'phom', 'german', 'nowrang'];
@@ -89,15 +90,32 @@ function Matches({ onOpen }) {
   </section>`;
 }
 
+/** Every seat's analysis of the match (PROTOCOL.md §10): decisions, accuracy, points given
+ * up and how many decisions had each grade. */
+function SeatAnalysis({ got, names }) {
+  if (got.state !== 'ready') return null;
+  const a = got.analysis;
+  const count = (seat, grade) => a.decisions.filter((d) => d.seat === seat && d.grade === grade).length;
+  return html`<section class="panel" data-testid="admin-analysis"><h2>${t('analysis.title')}</h2>
+    <div class="table-scroll"><table class="data"><thead><tr><th scope="col">${t('admin.seat')}</th><th scope="col">${t('result.player')}</th>
+      <th scope="col">${t('analysis.decisions')}</th><th scope="col">${t('analysis.match_accuracy')}</th><th scope="col">${t('analysis.loss_total')}</th>
+      ${GRADES.map((g) => html`<th scope="col"><${GradeBadge} grade=${g} /></th>`)}</tr></thead>
+      <tbody>${a.seats.map((s) => html`<tr key=${s.seat} data-testid=${'admin-analysis-' + s.seat}><td>${s.seat + 1}</td><td>${names[s.seat]}</td>
+        <td class="num">${s.decisions}</td><td class="num">${fmtAccuracy(s.accuracy)}</td><td class="num">${s.loss.toFixed(1)}</td>
+        ${GRADES.map((g) => html`<td class="num">${count(s.seat, g)}</td>`)}</tr>`)}</tbody></table></div></section>`;
+}
+
 function Replay({ matchId, names }) {
   const [steps, setSteps] = useState(null);
   const [error, setError] = useState(null);
+  const analysis = useAnalysis(matchId, adminApi);
   useEffect(() => {
     adminApi(`/api/admin/matches/${matchId}/states`).then((d) => setSteps(d.steps), setError);
   }, [matchId]);
   if (error) return html`<p class="form-error" role="alert">${errorText(error, { detail: true })}</p>`;
   if (!steps) return html`<p class="muted">${t('app.loading')}</p>`;
-  return html`<${ReplayViewer} steps=${steps} names=${names} label=${t('replay.board')} />`;
+  return html`<${SeatAnalysis} got=${analysis} names=${names} />
+    <${ReplayViewer} steps=${steps} names=${names} label=${t('replay.board')} analysis=${analysis} />`;
 }
 
 function MatchDetail({ matchId, onBack }) {
