@@ -10,13 +10,15 @@ Then, per sample:
   score less the others' mean (the sign turned where lower totals win, GERMAN-12);
 - else a static value: what the seat's deadwood (GEN-12, the solver) still risks against what
   the other hands risk, the next player's hand judged with the top discard if taking it lowers
-  its deadwood (a discard that feeds a meld costs), weighed by ``RISK`` of the game.
+  its deadwood (a discard that feeds a meld costs), weighed by ``RISK`` of the game and, where
+  a won hand pays a fixed stake, kept below ``CAP`` (never worth more than going out).
 
 The value of a candidate is the mean over the samples, in points of the hand.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +39,11 @@ RISK: dict[str, float] = {"standard": 0.5, "boat_house": 0.5, "kaluki": 0.5,
                           "double_rum": 0.5, "knock": 0.5, "german": 0.5,
                           "queen_city": 0.25, "continental": 0.1, "phom": 0.1,
                           "nowrang": 0.02}
+# Where a won hand pays a fixed stake, not the cards left (CONT-7: 1 a seat and 2 a joker;
+# NOWRANG-7: 1), the most a hand in progress may be worth, in the hand's points: half of the
+# least that going out wins against two players (2 in Continental, 1 in Nowrang), so that no
+# static value outbids going out. The deadwood difference is squashed smoothly (tanh) below it.
+CAP: dict[str, float] = {"continental": 1.0, "nowrang": 0.5}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +113,9 @@ def _static(st: State, seat: int) -> float:
         if top is not None and s == st.turn and st.phase in (Phase.DRAW, Phase.CALL):
             theirs = min(theirs, _with_card(st.hands[s], top, st))
         others += theirs
-    return RISK.get(rules.key, 0.5) * (others / (n - 1) - mine)
+    value = RISK.get(rules.key, 0.5) * (others / (n - 1) - mine)
+    cap = CAP.get(rules.key)
+    return value if cap is None else cap * math.tanh(value / cap)
 
 
 def _deadwood(hand: Sequence[str], st: State) -> int:

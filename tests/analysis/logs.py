@@ -29,3 +29,14 @@ def hand_log(game: str, hands: list[list[str]], actions: list[tuple[int, dict[st
 
 def parsed(log: dict[str, Any]) -> MatchLog:
     return MatchLog.parse(log)
+
+
+def filler(game: str, used: list[str], size: int, players: int = 2) -> list[str]:
+    """``size`` cards of ``game``'s pack not in ``used``, spread over suits and ranks (every
+    fifth card in pack order, then the next fifths: few runs, rarely two of a rank)."""
+    rules = match_rules(game, {}, players)
+    pack = standard_pack(*rules.pack_size())
+    for card in used:
+        pack.remove(card)
+    spread = [c for o in (0, 2, 4, 1, 3) for c in pack[o::5] if c != "JK"]
+    return spread[:size]
