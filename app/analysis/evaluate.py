@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from app.bots.determinize import state_for
 from app.bots.sensible import SensibleBot
 from app.engine.actions import Action
-from app.engine.game import apply
+from app.engine.game import apply, close_call_window
 from app.engine.rules import GameRules
 from app.engine.solver import best_arrangement
 from app.engine.state import Phase, State
@@ -74,6 +74,26 @@ def judge(base: Sequence[State], seat: int, candidates: Sequence[Action],
             total += value
             wins += won
         out.append(Judged(action, total / len(base), wins / len(base)))
+    return out
+
+
+def judge_calls(base: Sequence[State], seat: int, calls: Sequence[Action | None]
+                ) -> list[tuple[Action | None, float]]:
+    """Each way of answering a Rummy call window (a call, or None: not calling) and its value to
+    ``seat`` over ``base``, *the call taken as winning* (OPT-CALL-5: other seats' calls are not
+    known to it; a losing call costs nothing, OPT-CALL-3, so only a winning one can differ)."""
+    out = []
+    for call in calls:
+        total = 0.0
+        for st in base:
+            if call is not None:
+                st, _ = apply(st, seat, call)
+            st, _ = close_call_window(st)
+            if st.hand_over and len(st.results) > st.hand_no:
+                total += _relative(st, st.results[st.hand_no].scores, seat)
+            else:
+                total += _static(st, seat)
+        out.append((call, total / len(base)))
     return out
 
 

@@ -3,8 +3,9 @@
 A *decision* is a logged action whose seat had another legal move: the draw (stock, discard),
 melds, lay-offs and joker exchanges made (holding them back is the other candidate: the
 discard), the discard, knocking (KNOCK-4), Phỏm's show (PHOM-9), a declaration (going down,
-CONT-6). Rummy calls (OPT-CALL) are not judged: whether to call is a choice made between turns,
-against other calls, that the log records only when made. Each decision is judged from its
+CONT-6), and a Rummy call made (OPT-CALL: against the seat's other calls and not calling, the
+call taken as winning; a call not made is not judged, docs/analysis.md). Each decision is judged
+from its
 seat's view alone (:mod:`.evaluate`); ``loss`` is what the played move gives up against the best
 candidate, graded by thresholds in the game's units (``UNIT`` times ``THRESHOLDS``).
 """
@@ -23,7 +24,7 @@ from app.engine.moves import legal_actions
 from app.engine.state import Phase, State
 from app.engine.views import seat_view_of
 
-from .evaluate import judge, samples
+from .evaluate import judge, judge_calls, samples
 
 SAMPLES = 6  # determinized samples per decision (docs/analysis.md: grades and speed)
 # What a point of loss is worth in each game's own scoring: card points in most; Continental
@@ -33,6 +34,7 @@ UNIT: dict[str, float] = {"continental": 0.25, "phom": 0.25, "nowrang": 0.05}
 THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("best", 0.5), ("good", 2.0), ("inaccuracy", 5.0), ("mistake", 12.0))
 ACCURACY_SCALE = 8.0  # units of loss that bring a decision's accuracy to 100/e
+NO_CALL = {"type": "no_call"}  # §10 extension: the best answer to a call window was to let it go
 _PLAYABLE = (Phase.DRAW, Phase.DRAW_SECOND, Phase.PLAY, Phase.OPENING, Phase.CALL)
 
 
@@ -42,13 +44,14 @@ class Decision:
     index: int
     seat: int
     played: Action
-    best: Action
+    best: Action | None  # None: not calling was best (a judged Rummy call), {"type": "no_call"}
     loss: float
     grade: str
 
     def to_json(self) -> dict[str, object]:
+        best = NO_CALL if self.best is None else self.best.to_json()
         return {"hand": self.hand, "index": self.index, "seat": self.seat,
-                "played": self.played.to_json(), "best": self.best.to_json(),
+                "played": self.played.to_json(), "best": best,
                 "loss": self.loss, "grade": self.grade}
 
 
@@ -116,6 +119,11 @@ def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[De
             return
         entry = step.entry
         if (entry is not None and before is not None and entry.action is not None
+                and entry.action.type == "call_rummy" and before.phase is Phase.CALL):
+            assert step.index is not None  # noqa: S101 - an action's step has its index
+            yield _decide_call(before, step.hand, step.index, entry.seat, entry.action,
+                               f"{key}:{step.hand}:{step.index}", k, unit)
+        elif (entry is not None and before is not None and entry.action is not None
                 and entry.action.type != "call_rummy" and before.phase in _PLAYABLE
                 and before.turn == entry.seat):
             assert step.index is not None  # noqa: S101 - an action's step has its index
@@ -143,6 +151,22 @@ def _decide(st: State, hand: int, index: int, seat: int, played: Action, seed: s
     if max(j.wins for j in judged) == 1.0 and mine.wins < 1.0 and loss > 0:
         grade = "blunder"  # §10: passing up a win that was there
     return Decision(hand, index, seat, played, best.action if loss > 0 else played, loss, grade)
+
+
+def _decide_call(st: State, hand: int, index: int, seat: int, played: Action, seed: str, k: int,
+                 unit: float) -> Decision:
+    """A Rummy call made: against the seat's other calls in this window and not calling."""
+    calls: list[Action | None] = list(dict.fromkeys(
+        a for a in legal_actions(st, seat) if a.type == "call_rummy"))
+    if played not in calls:
+        calls.append(played)
+    judged = judge_calls(samples(seat_view_of(st, seat), st.rules, seed, k), seat,
+                         [*calls, None])
+    best, top = max(judged, key=lambda j: j[1])
+    mine = next(v for a, v in judged if a == played)
+    loss = round(max(0.0, top - mine), 2)
+    return Decision(hand, index, seat, played, best if loss > 0 else played, loss,
+                    grade_of(loss, unit))
 
 
 class _Steady(random.Random):
