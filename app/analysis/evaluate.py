@@ -70,7 +70,7 @@ def judge(base: Sequence[State], seat: int, candidates: Sequence[Action],
     for action in candidates:
         total = wins = 0.0
         for st in base:
-            value, won = _play_out(st, seat, action, bot)
+            value, won = play_out(st, seat, action, bot)
             total += value
             wins += won
         out.append(Judged(action, total / len(base), wins / len(base)))
@@ -97,7 +97,7 @@ def judge_calls(base: Sequence[State], seat: int, calls: Sequence[Action | None]
     return out
 
 
-def _play_out(st: State, seat: int, action: Action, bot: SensibleBot) -> tuple[float, bool]:
+def play_out(st: State, seat: int, action: Action, bot: SensibleBot) -> tuple[float, bool]:
     """The candidate, then the rest of the seat's turn by the normal player; its value."""
     st, _ = apply(st, seat, action)
     for _ in range(MAX_TURN_MOVES):

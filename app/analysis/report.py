@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from app.bots.sensible import SensibleBot
-from app.engine.actions import Action
+from app.engine.actions import Action, Draw
+from app.engine.game import close_call_window
 from app.engine.matchlog import MatchLog, fold
 from app.engine.moves import legal_actions
 from app.engine.state import Phase, State
 from app.engine.views import seat_view_of
 
 from .evaluate import judge, judge_calls, samples
+from .luck import HandLuck, card_values, draw_luck, sum_luck
 
 SAMPLES = 6  # determinized samples per decision (docs/analysis.md: grades and speed)
 # What a point of loss is worth in each game's own scoring: card points in most; Continental
@@ -61,18 +64,21 @@ class SeatSummary:
     decisions: int
     accuracy: float
     loss: float
+    luck: float  # the sum of its hands' luck (docs/analysis.md)
 
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
     seats: tuple[SeatSummary, ...]
     decisions: tuple[Decision, ...]
+    luck: tuple[HandLuck, ...] = ()  # per hand and seat (hand-major), §10 extension
 
     def to_json(self) -> dict[str, list[dict[str, object]]]:
         """The stored form: §10's answer less the match and the seats' players."""
         return {"seats": [{"seat": s.seat, "decisions": s.decisions, "accuracy": s.accuracy,
-                           "loss": s.loss} for s in self.seats],
-                "decisions": [d.to_json() for d in self.decisions]}
+                           "loss": s.loss, "luck": s.luck} for s in self.seats],
+                "decisions": [d.to_json() for d in self.decisions],
+                "luck": [x.to_json() for x in self.luck]}
 
 
 def analyse_json(log: object, key: str) -> dict[str, list[dict[str, object]]]:
@@ -84,10 +90,12 @@ def analyse(log: MatchLog, key: str, k: int = SAMPLES) -> Analysis:
     """The analysis of ``log``; ``key`` (the match id) seeds the samples, so it is repeatable."""
     bot = SensibleBot(_Steady())
     decisions = tuple(_decisions(log, key, k, bot))
+    luck = tuple(sum_luck(list(_draws(log, key, bot)), log.players, len(log.hands)))
     unit = UNIT.get(log.game, 1.0)
-    seats = tuple(_summary(s, [d for d in decisions if d.seat == s], unit)
+    seats = tuple(_summary(s, [d for d in decisions if d.seat == s], unit,
+                           sum(x.luck for x in luck if x.seat == s))
                   for s in range(log.players))
-    return Analysis(seats, decisions)
+    return Analysis(seats, decisions, luck)
 
 
 def grade_of(loss: float, unit: float) -> str:
@@ -106,9 +114,30 @@ def accuracy(losses: list[float], unit: float) -> float:
     return round(100 * sum(math.exp(-loss / scale) for loss in losses) / len(losses), 1)
 
 
-def _summary(seat: int, mine: list[Decision], unit: float) -> SeatSummary:
+def _summary(seat: int, mine: list[Decision], unit: float, luck: float) -> SeatSummary:
     losses = [d.loss for d in mine]
-    return SeatSummary(seat, len(mine), accuracy(losses, unit), round(sum(losses), 2))
+    return SeatSummary(seat, len(mine), accuracy(losses, unit), round(sum(losses), 2),
+                       round(luck, 2))
+
+
+def _draws(log: MatchLog, key: str, bot: SensibleBot) -> Iterator[tuple[int, int, float]]:
+    """``(hand, seat, luck)`` of every draw from the stock (:mod:`.luck`)."""
+    before: State | None = None
+    for step in fold(log):
+        if step.error is not None:
+            return
+        entry = step.entry
+        if (entry is not None and before is not None and isinstance(entry.action, Draw)
+                and entry.action.source == "stock"):
+            if before.phase is Phase.CALL:  # the window closes before the draw (§4)
+                before, _ = close_call_window(before)
+            seat = entry.seat
+            drawn = Counter(step.state.hands[seat]) - Counter(before.hands[seat])
+            if before.turn == seat and before.stock and len(drawn) == 1:
+                values = card_values(before, seat, entry.action,
+                                     f"{key}:{step.hand}:{step.index}:luck", bot)
+                yield step.hand, seat, draw_luck(values, next(iter(drawn)))
+        before = step.state
 
 
 def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[Decision]:
