@@ -90,7 +90,7 @@ def analyse(log: MatchLog, key: str, k: int = SAMPLES) -> Analysis:
     """The analysis of ``log``; ``key`` (the match id) seeds the samples, so it is repeatable."""
     bot = SensibleBot(_Steady())
     decisions = tuple(_decisions(log, key, k, bot))
-    luck = tuple(sum_luck(list(_draws(log, key, bot)), log.players, len(log.hands)))
+    luck = tuple(sum_luck(list(draw_lucks(log, key, bot)), log.players, len(log.hands)))
     unit = UNIT.get(log.game, 1.0)
     seats = tuple(_summary(s, [d for d in decisions if d.seat == s], unit,
                            sum(x.luck for x in luck if x.seat == s))
@@ -120,8 +120,10 @@ def _summary(seat: int, mine: list[Decision], unit: float, luck: float) -> SeatS
                        round(luck, 2))
 
 
-def _draws(log: MatchLog, key: str, bot: SensibleBot) -> Iterator[tuple[int, int, float]]:
-    """``(hand, seat, luck)`` of every draw from the stock (:mod:`.luck`)."""
+def draw_lucks(log: MatchLog, key: str, bot: SensibleBot | None = None
+               ) -> Iterator[tuple[int, int, float]]:
+    """``(hand, seat, luck)`` of every draw from the stock (:mod:`.luck`), in the log's order."""
+    bot = bot or SensibleBot(_Steady())
     before: State | None = None
     for step in fold(log):
         if step.error is not None:
