@@ -3,7 +3,9 @@ a strong player above a weak one (the evidence for its method, docs/analysis.md)
 
 Each game's hands come from matches of the hard computer player (seat 0) against the random one
 (seat 1), two players, played until ten hands are done; the time is that of ``analyse`` on them
-(one process, one core). Run: ``python -m bench.analysis [--hands 10] [GAME ...]``.
+(one process, one core), and of it the part spent on luck (``luck s``, the stock draws valued
+card by card, :mod:`app.analysis.luck`); ``hard luck`` is the hard seat's mean luck per hand, in
+the hand's points. Run: ``python -m bench.analysis [--hands 10] [GAME ...]``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import argparse
 import time
 
 from app.analysis import analyse
+from app.analysis.report import draw_lucks
 from app.bots.registry import make_bot
 from app.bots.selfplay import play_match
 from app.engine.games import match_rules
@@ -41,14 +44,26 @@ def measure(game: str, hands: int) -> dict[str, float]:
     done = [analyse(log, f"bench:{i}") for i, log in enumerate(logs)]
     seconds = time.process_time() - began
     decisions = [d for a in done for d in a.decisions]
+    luck_seconds = _luck_time(logs)
 
     def accuracy(seat: int) -> float:
         rows = [(s.accuracy, s.decisions) for a in done for s in a.seats if s.seat == seat]
         total = sum(n for _, n in rows)
         return sum(acc * n for acc, n in rows) / total if total else 100.0
 
-    return {"hands": sum(len(log.hands) for log in logs), "decisions": len(decisions),
-            "seconds": seconds, "hard": accuracy(0), "random": accuracy(1)}
+    hands = sum(len(log.hands) for log in logs)
+    hard_luck = sum(x.luck for a in done for x in a.luck if x.seat == 0) / hands
+    return {"hands": hands, "decisions": len(decisions), "seconds": seconds,
+            "luck_seconds": luck_seconds, "hard": accuracy(0), "random": accuracy(1),
+            "hard_luck": hard_luck}
+
+
+def _luck_time(logs: list[MatchLog]) -> float:
+    """The CPU time of the luck part alone (``draw_lucks`` over every log)."""
+    began = time.process_time()
+    for i, log in enumerate(logs):
+        list(draw_lucks(log, f"bench:{i}"))
+    return time.process_time() - began
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -56,12 +71,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("games", nargs="*", default=list(GAMES))
     args = parser.parse_args(argv)
-    print(f"{'game':<12} {'hands':>5} {'decisions':>9} {'cpu s':>6} "
-          f"{'hard acc':>8} {'random acc':>10}")
+    print(f"{'game':<12} {'hands':>5} {'decisions':>9} {'cpu s':>6} {'luck s':>6} "
+          f"{'hard acc':>8} {'random acc':>10} {'hard luck':>9}")
     for game in args.games:
         m = measure(game, args.hands)
         print(f"{game:<12} {m['hands']:>5.0f} {m['decisions']:>9.0f} {m['seconds']:>6.2f} "
-              f"{m['hard']:>8.1f} {m['random']:>10.1f}", flush=True)
+              f"{m['luck_seconds']:>6.2f} {m['hard']:>8.1f} {m['random']:>10.1f} "
+              f"{m['hard_luck']:>9.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,15 @@ Then, per sample:
   score less the others' mean (the sign turned where lower totals win, GERMAN-12);
 - else a static value: what the seat's deadwood (GEN-12, the solver) still risks against what
   the other hands risk, the next player's hand judged with the top discard if taking it lowers
-  its deadwood (a discard that feeds a meld costs), weighed by ``RISK`` of the game.
+  its deadwood (a discard that feeds a meld costs), weighed by ``RISK`` of the game and, where
+  a won hand pays a fixed stake, kept below ``CAP`` (never worth more than going out).
 
 The value of a candidate is the mean over the samples, in points of the hand.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from app.bots.determinize import state_for
 from app.bots.sensible import SensibleBot
 from app.engine.actions import Action
-from app.engine.game import apply
+from app.engine.game import apply, close_call_window
 from app.engine.rules import GameRules
 from app.engine.solver import best_arrangement
 from app.engine.state import Phase, State
@@ -37,6 +39,11 @@ RISK: dict[str, float] = {"standard": 0.5, "boat_house": 0.5, "kaluki": 0.5,
                           "double_rum": 0.5, "knock": 0.5, "german": 0.5,
                           "queen_city": 0.25, "continental": 0.1, "phom": 0.1,
                           "nowrang": 0.02}
+# Where a won hand pays a fixed stake, not the cards left (CONT-7: 1 a seat and 2 a joker;
+# NOWRANG-7: 1), the most a hand in progress may be worth, in the hand's points: half of the
+# least that going out wins against two players (2 in Continental, 1 in Nowrang), so that no
+# static value outbids going out. The deadwood difference is squashed smoothly (tanh) below it.
+CAP: dict[str, float] = {"continental": 1.0, "nowrang": 0.5}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +70,34 @@ def judge(base: Sequence[State], seat: int, candidates: Sequence[Action],
     for action in candidates:
         total = wins = 0.0
         for st in base:
-            value, won = _play_out(st, seat, action, bot)
+            value, won = play_out(st, seat, action, bot)
             total += value
             wins += won
         out.append(Judged(action, total / len(base), wins / len(base)))
     return out
 
 
-def _play_out(st: State, seat: int, action: Action, bot: SensibleBot) -> tuple[float, bool]:
+def judge_calls(base: Sequence[State], seat: int, calls: Sequence[Action | None]
+                ) -> list[tuple[Action | None, float]]:
+    """Each way of answering a Rummy call window (a call, or None: not calling) and its value to
+    ``seat`` over ``base``, *the call taken as winning* (OPT-CALL-5: other seats' calls are not
+    known to it; a losing call costs nothing, OPT-CALL-3, so only a winning one can differ)."""
+    out = []
+    for call in calls:
+        total = 0.0
+        for st in base:
+            if call is not None:
+                st, _ = apply(st, seat, call)
+            st, _ = close_call_window(st)
+            if st.hand_over and len(st.results) > st.hand_no:
+                total += _relative(st, st.results[st.hand_no].scores, seat)
+            else:
+                total += _static(st, seat)
+        out.append((call, total / len(base)))
+    return out
+
+
+def play_out(st: State, seat: int, action: Action, bot: SensibleBot) -> tuple[float, bool]:
     """The candidate, then the rest of the seat's turn by the normal player; its value."""
     st, _ = apply(st, seat, action)
     for _ in range(MAX_TURN_MOVES):
@@ -106,7 +133,9 @@ def _static(st: State, seat: int) -> float:
         if top is not None and s == st.turn and st.phase in (Phase.DRAW, Phase.CALL):
             theirs = min(theirs, _with_card(st.hands[s], top, st))
         others += theirs
-    return RISK.get(rules.key, 0.5) * (others / (n - 1) - mine)
+    value = RISK.get(rules.key, 0.5) * (others / (n - 1) - mine)
+    cap = CAP.get(rules.key)
+    return value if cap is None else cap * math.tanh(value / cap)
 
 
 def _deadwood(hand: Sequence[str], st: State) -> int:

@@ -3,8 +3,9 @@
 A *decision* is a logged action whose seat had another legal move: the draw (stock, discard),
 melds, lay-offs and joker exchanges made (holding them back is the other candidate: the
 discard), the discard, knocking (KNOCK-4), Phỏm's show (PHOM-9), a declaration (going down,
-CONT-6). Rummy calls (OPT-CALL) are not judged: whether to call is a choice made between turns,
-against other calls, that the log records only when made. Each decision is judged from its
+CONT-6), and a Rummy call made (OPT-CALL: against the seat's other calls and not calling, the
+call taken as winning; a call not made is not judged, docs/analysis.md). Each decision is judged
+from its
 seat's view alone (:mod:`.evaluate`); ``loss`` is what the played move gives up against the best
 candidate, graded by thresholds in the game's units (``UNIT`` times ``THRESHOLDS``).
 """
@@ -13,17 +14,20 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from app.bots.sensible import SensibleBot
-from app.engine.actions import Action
+from app.engine.actions import Action, Draw
+from app.engine.game import close_call_window
 from app.engine.matchlog import MatchLog, fold
 from app.engine.moves import legal_actions
 from app.engine.state import Phase, State
 from app.engine.views import seat_view_of
 
-from .evaluate import judge, samples
+from .evaluate import judge, judge_calls, samples
+from .luck import HandLuck, card_values, draw_luck, sum_luck
 
 SAMPLES = 6  # determinized samples per decision (docs/analysis.md: grades and speed)
 # What a point of loss is worth in each game's own scoring: card points in most; Continental
@@ -33,6 +37,7 @@ UNIT: dict[str, float] = {"continental": 0.25, "phom": 0.25, "nowrang": 0.05}
 THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("best", 0.5), ("good", 2.0), ("inaccuracy", 5.0), ("mistake", 12.0))
 ACCURACY_SCALE = 8.0  # units of loss that bring a decision's accuracy to 100/e
+NO_CALL = {"type": "no_call"}  # §10 extension: the best answer to a call window was to let it go
 _PLAYABLE = (Phase.DRAW, Phase.DRAW_SECOND, Phase.PLAY, Phase.OPENING, Phase.CALL)
 
 
@@ -42,13 +47,14 @@ class Decision:
     index: int
     seat: int
     played: Action
-    best: Action
+    best: Action | None  # None: not calling was best (a judged Rummy call), {"type": "no_call"}
     loss: float
     grade: str
 
     def to_json(self) -> dict[str, object]:
+        best = NO_CALL if self.best is None else self.best.to_json()
         return {"hand": self.hand, "index": self.index, "seat": self.seat,
-                "played": self.played.to_json(), "best": self.best.to_json(),
+                "played": self.played.to_json(), "best": best,
                 "loss": self.loss, "grade": self.grade}
 
 
@@ -58,18 +64,21 @@ class SeatSummary:
     decisions: int
     accuracy: float
     loss: float
+    luck: float  # the sum of its hands' luck (docs/analysis.md)
 
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
     seats: tuple[SeatSummary, ...]
     decisions: tuple[Decision, ...]
+    luck: tuple[HandLuck, ...] = ()  # per hand and seat (hand-major), §10 extension
 
     def to_json(self) -> dict[str, list[dict[str, object]]]:
         """The stored form: §10's answer less the match and the seats' players."""
         return {"seats": [{"seat": s.seat, "decisions": s.decisions, "accuracy": s.accuracy,
-                           "loss": s.loss} for s in self.seats],
-                "decisions": [d.to_json() for d in self.decisions]}
+                           "loss": s.loss, "luck": s.luck} for s in self.seats],
+                "decisions": [d.to_json() for d in self.decisions],
+                "luck": [x.to_json() for x in self.luck]}
 
 
 def analyse_json(log: object, key: str) -> dict[str, list[dict[str, object]]]:
@@ -81,10 +90,12 @@ def analyse(log: MatchLog, key: str, k: int = SAMPLES) -> Analysis:
     """The analysis of ``log``; ``key`` (the match id) seeds the samples, so it is repeatable."""
     bot = SensibleBot(_Steady())
     decisions = tuple(_decisions(log, key, k, bot))
+    luck = tuple(sum_luck(list(draw_lucks(log, key, bot)), log.players, len(log.hands)))
     unit = UNIT.get(log.game, 1.0)
-    seats = tuple(_summary(s, [d for d in decisions if d.seat == s], unit)
+    seats = tuple(_summary(s, [d for d in decisions if d.seat == s], unit,
+                           sum(x.luck for x in luck if x.seat == s))
                   for s in range(log.players))
-    return Analysis(seats, decisions)
+    return Analysis(seats, decisions, luck)
 
 
 def grade_of(loss: float, unit: float) -> str:
@@ -103,9 +114,32 @@ def accuracy(losses: list[float], unit: float) -> float:
     return round(100 * sum(math.exp(-loss / scale) for loss in losses) / len(losses), 1)
 
 
-def _summary(seat: int, mine: list[Decision], unit: float) -> SeatSummary:
+def _summary(seat: int, mine: list[Decision], unit: float, luck: float) -> SeatSummary:
     losses = [d.loss for d in mine]
-    return SeatSummary(seat, len(mine), accuracy(losses, unit), round(sum(losses), 2))
+    return SeatSummary(seat, len(mine), accuracy(losses, unit), round(sum(losses), 2),
+                       round(luck, 2))
+
+
+def draw_lucks(log: MatchLog, key: str, bot: SensibleBot | None = None
+               ) -> Iterator[tuple[int, int, float]]:
+    """``(hand, seat, luck)`` of every draw from the stock (:mod:`.luck`), in the log's order."""
+    bot = bot or SensibleBot(_Steady())
+    before: State | None = None
+    for step in fold(log):
+        if step.error is not None:
+            return
+        entry = step.entry
+        if (entry is not None and before is not None and isinstance(entry.action, Draw)
+                and entry.action.source == "stock"):
+            if before.phase is Phase.CALL:  # the window closes before the draw (§4)
+                before, _ = close_call_window(before)
+            seat = entry.seat
+            drawn = Counter(step.state.hands[seat]) - Counter(before.hands[seat])
+            if before.turn == seat and before.stock and len(drawn) == 1:
+                values = card_values(before, seat, entry.action,
+                                     f"{key}:{step.hand}:{step.index}:luck", bot)
+                yield step.hand, seat, draw_luck(values, next(iter(drawn)))
+        before = step.state
 
 
 def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[Decision]:
@@ -116,6 +150,11 @@ def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[De
             return
         entry = step.entry
         if (entry is not None and before is not None and entry.action is not None
+                and entry.action.type == "call_rummy" and before.phase is Phase.CALL):
+            assert step.index is not None  # noqa: S101 - an action's step has its index
+            yield _decide_call(before, step.hand, step.index, entry.seat, entry.action,
+                               f"{key}:{step.hand}:{step.index}", k, unit)
+        elif (entry is not None and before is not None and entry.action is not None
                 and entry.action.type != "call_rummy" and before.phase in _PLAYABLE
                 and before.turn == entry.seat):
             assert step.index is not None  # noqa: S101 - an action's step has its index
@@ -143,6 +182,22 @@ def _decide(st: State, hand: int, index: int, seat: int, played: Action, seed: s
     if max(j.wins for j in judged) == 1.0 and mine.wins < 1.0 and loss > 0:
         grade = "blunder"  # §10: passing up a win that was there
     return Decision(hand, index, seat, played, best.action if loss > 0 else played, loss, grade)
+
+
+def _decide_call(st: State, hand: int, index: int, seat: int, played: Action, seed: str, k: int,
+                 unit: float) -> Decision:
+    """A Rummy call made: against the seat's other calls in this window and not calling."""
+    calls: list[Action | None] = list(dict.fromkeys(
+        a for a in legal_actions(st, seat) if a.type == "call_rummy"))
+    if played not in calls:
+        calls.append(played)
+    judged = judge_calls(samples(seat_view_of(st, seat), st.rules, seed, k), seat,
+                         [*calls, None])
+    best, top = max(judged, key=lambda j: j[1])
+    mine = next(v for a, v in judged if a == played)
+    loss = round(max(0.0, top - mine), 2)
+    return Decision(hand, index, seat, played, best if loss > 0 else played, loss,
+                    grade_of(loss, unit))
 
 
 class _Steady(random.Random):

@@ -402,6 +402,18 @@ class AnalysisSeat(Out):
     decisions: int
     accuracy: float
     loss: float
+    # §10 extension (docs/analysis.md): the sum of the seat's luck over the hands; null in an
+    # analysis stored before luck was worked out
+    luck: float | None = None
+
+
+class AnalysedLuck(Out):
+    """§10 extension: a seat's luck in one hand, summed over its ``draws`` from the stock."""
+
+    hand: int
+    seat: int
+    draws: int
+    luck: float
 
 
 Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
@@ -423,6 +435,7 @@ class AnalysisOut(Out):
     match: str
     seats: list[AnalysisSeat]
     decisions: list[AnalysedDecision]
+    luck: list[AnalysedLuck] = []  # per hand and seat; empty in an analysis stored before luck
 
 
 # --- games and health -------------------------------------------------------------------------

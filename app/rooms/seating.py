@@ -56,9 +56,13 @@ class Seating:
                 and self.full())
 
     def admits(self, player_id: str, invite: str | None) -> bool:
-        """Whether the player may see this room: any room that is not private; a private one
-        with a seat, as its host, or with its invite code."""
-        if not self.record.settings.private or player_id == self.record.host_id:
+        """Whether the player may see this room: any room that is not private, and a
+        tournament's table (private only in that the lobby leaves it out: the tournament's
+        bracket, which anyone signed in may read, links to it for spectators, PROTOCOL.md §8);
+        a private one with a seat, as its host, or with its invite code."""
+        settings = self.record.settings
+        if not settings.private or settings.stand_in_for_absent \
+                or player_id == self.record.host_id:
             return True
         if any(s is not None and s.player_id == player_id for s in self.seats):
             return True

@@ -72,7 +72,8 @@ async def analysis(s: AsyncSession, match_id: str, viewer: Player,
         found = await analyst.run(match_id, log)
         await _store(s, match_id, found)
     seats = [{**seat, "player": players[seat["seat"]]} for seat in found["seats"]]
-    return {"match": match_id, "seats": seats, "decisions": found["decisions"]}
+    return {"match": match_id, "seats": seats, "decisions": found["decisions"],
+            "luck": found.get("luck", [])}
 
 
 async def _store(s: AsyncSession, match_id: str, found: dict[str, Any]) -> None:

@@ -12,16 +12,17 @@ from app.engine.matchlog import MatchLog
 
 def hand_log(game: str, hands: list[list[str]], actions: list[tuple[int, dict[str, Any]]], *,
              stock_top: list[str] = (), discard: list[str] = (), dealer: int = 0,
-             rest: list[str] | None = None) -> dict[str, Any]:
+             rest: list[str] | None = None, options: dict[str, Any] | None = None
+             ) -> dict[str, Any]:
     """One hand of ``game`` as a JSON match log; ``rest`` orders the unnamed stock cards."""
-    rules = match_rules(game, {}, len(hands))
+    rules = match_rules(game, options or {}, len(hands))
     pack = standard_pack(*rules.pack_size())
     for card in [c for h in hands for c in h] + [*discard, *stock_top]:
         pack.remove(card)
     if rest is not None:
         assert sorted(rest) == sorted(pack)
         pack = rest
-    return {"game": game, "players": len(hands), "hands": [{
+    return {"game": game, "options": options or {}, "players": len(hands), "hands": [{
         "dealer": dealer,
         "deal": {"hands": hands, "stock": [*stock_top, *pack], "discard": list(discard)},
         "actions": [{"seat": s, "action": a} for s, a in actions]}]}
@@ -29,3 +30,14 @@ def hand_log(game: str, hands: list[list[str]], actions: list[tuple[int, dict[st
 
 def parsed(log: dict[str, Any]) -> MatchLog:
     return MatchLog.parse(log)
+
+
+def filler(game: str, used: list[str], size: int, players: int = 2) -> list[str]:
+    """``size`` cards of ``game``'s pack not in ``used``, spread over suits and ranks (every
+    fifth card in pack order, then the next fifths: few runs, rarely two of a rank)."""
+    rules = match_rules(game, {}, players)
+    pack = standard_pack(*rules.pack_size())
+    for card in used:
+        pack.remove(card)
+    spread = [c for o in (0, 2, 4, 1, 3) for c in pack[o::5] if c != "JK"]
+    return spread[:size]

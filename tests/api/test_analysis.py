@@ -40,6 +40,11 @@ async def test_analysis_is_for_players_and_admins_once_over(server: Hall, http: 
         assert 0 <= seat["accuracy"] <= 100 and seat["loss"] >= 0
         assert seat["decisions"] == sum(d["seat"] == seat["seat"] for d in first["decisions"])
     actions = KALUKI.actions(0)
+    # docs/analysis.md: luck per hand and seat (one hand here), summed per seat
+    assert [(x["hand"], x["seat"]) for x in first["luck"]] == [(0, 0), (0, 1)]
+    for seat in first["seats"]:
+        assert seat["luck"] == round(sum(x["luck"] for x in first["luck"]
+                                         if x["seat"] == seat["seat"]), 2)
     for d in first["decisions"]:
         assert d["grade"] in GRADES and d["loss"] >= 0 and d["hand"] == 0
         seat, action = actions[d["index"]]

@@ -210,6 +210,10 @@ def test_own_table_one_click_away_and_a_watch_link(browser: Any,
         player.click("[data-testid=go-table]")
         expect(player).to_have_url(re.compile(f"#/room/{room}$"))
         expect(player.locator("[data-testid=hand] button.card")).not_to_have_count(0)
+        watch.click()  # a spectator: the table, no hand of one's own
+        expect(host).to_have_url(re.compile(f"#/room/{room}$"))
+        expect(host.locator("[data-testid=stock]")).to_be_visible()
+        expect(host.locator("[data-testid=hand] button.card")).to_have_count(0)
     finally:
         for ctx in contexts:
             ctx.close()
