@@ -21,6 +21,7 @@ export function describeAction(a) {
     case 'swap_joker': return t('replay.a.swap_joker', { card: shortCard(a.card), n: a.meld + 1 });
     case 'borrow': return t('replay.a.borrow', { card: shortCard(a.card), n: a.meld + 1 });
     case 'call_rummy': return t('replay.a.call_rummy', { card: shortCard(a.discard), n: a.meld + 1 });
+    case 'no_call': return t('replay.a.no_call'); // an analysis' best: letting the window pass
     default: return a.type;
   }
 }

@@ -24,7 +24,7 @@ from app.engine.views import seat_view_of
 
 from .evaluate import play_out, samples
 
-LUCK_SAMPLES = 2  # samples per draw; every unseen card is played in each (docs/analysis.md)
+LUCK_SAMPLES = 1  # samples per draw; every unseen card is played in each (docs/analysis.md)
 
 
 @dataclass(frozen=True, slots=True)
