@@ -103,7 +103,7 @@ export function DecisionNote({ decision, names, describe }) {
 export function AnalysisSummary({ analysis, names, hand, game, only = null }) {
   const seats = analysis.seats.filter((s) => only === null || s.seat === only);
   const lucky = seats.some((s) => luckOf(analysis, s.seat, hand) !== null || luckOf(analysis, s.seat, null) !== null);
-  return html`<table class="data analysis-summary" data-testid="analysis-summary">
+  return html`<div class="table-scroll"><table class="data analysis-summary" data-testid="analysis-summary">
     <caption>${t('analysis.summary', { n: hand + 1 })}</caption>
     <thead><tr><th scope="col">${t('result.player')}</th><th scope="col">${t('analysis.hand_accuracy')}</th>
       <th scope="col">${t('analysis.match_accuracy')}</th>${lucky ? html`<th scope="col">${t('analysis.luck')}</th>` : ''}</tr></thead>
@@ -114,7 +114,7 @@ export function AnalysisSummary({ analysis, names, hand, game, only = null }) {
         <td class="num" data-testid=${'analysis-hand-accuracy-' + s.seat}>${fmtAccuracy(accuracyOf(analysis, s.seat, hand, game))}</td>
         <td class="num">${fmtAccuracy(s.accuracy)}</td>
         ${lucky ? html`<td class="num">${luck === null ? '\u2014' : fmtSigned(luck)}</td>` : ''}</tr>`;
-    })}</tbody></table>`;
+    })}</tbody></table></div>`;
 }
 
 /** The analysis's state while there is nothing to show: working it out, or why not. */

@@ -29,7 +29,7 @@ from app.engine.views import seat_view_of
 from .evaluate import judge, judge_calls, samples
 from .luck import HandLuck, card_values, draw_luck, sum_luck
 
-SAMPLES = 6  # determinized samples per decision (docs/analysis.md: grades and speed)
+SAMPLES = 4  # determinized samples per decision (docs/analysis.md: grades and speed)
 # What a point of loss is worth in each game's own scoring: card points in most; Continental
 # and Phỏm pay a few chips a hand, Nowrang's hand is one point (CONT-7, PHOM-8, NOWRANG-7).
 UNIT: dict[str, float] = {"continental": 0.25, "phom": 0.25, "nowrang": 0.05}
