@@ -25,6 +25,7 @@ from app.api import (
     games,
     health,
     me,
+    moderation,
     players,
     rooms,
     schemas,
@@ -175,7 +176,7 @@ def create_app() -> FastAPI:
     edge.protect(app)
     app.add_exception_handler(Refusal, errors.refused)
     add_outage_handlers(app)
-    for module in (health, games, auth, me, players, rooms, tournaments, admin):
+    for module in (health, games, auth, me, players, moderation, rooms, tournaments, admin):
         app.include_router(module.router)
     app.add_route("/metrics", health.metrics_page, methods=["GET"], include_in_schema=False)
     app.router.routes.append(edge.ClientMount(

@@ -66,6 +66,7 @@ class Code(StrEnum):
     BAD_STAKE = "bad_stake"
     BAD_TABLE_SEATS = "bad_table_seats"
     BAD_TURN_SECONDS = "bad_turn_seconds"
+    BLOCKED = "blocked", 403
     BODY_TOO_LARGE = "body_too_large", 413
     BREAKS_LOCKED_MELD = "breaks_locked_meld"
     CALL_WINDOW_CLOSED = "call_window_closed"
@@ -80,6 +81,7 @@ class Code(StrEnum):
     CARD_NOT_IN_HAND = "card_not_in_hand"
     CARD_NOT_IN_MELD = "card_not_in_meld"
     CARD_REQUIRED = "card_required"
+    CHAT_MUTED = "chat_muted", 403
     CHAT_TOO_LONG = "chat_too_long"
     CONFLICTING_OPTIONS = "conflicting_options"
     DEALS_NOT_ALLOWED = "deals_not_allowed"
@@ -151,6 +153,7 @@ class Code(StrEnum):
     STOCK_EMPTY = "stock_empty"
     STORAGE_ERROR = "storage_error", 500, Fault.SERVER
     STORAGE_UNAVAILABLE = "storage_unavailable", 503, Fault.SERVER
+    SUSPENDED = "suspended", 403
     SWAP_TOO_LATE = "swap_too_late"
     TOO_MANY_ATTEMPTS = "too_many_attempts", 429
     TOO_MANY_SOCKETS = "too_many_sockets", 429

@@ -35,6 +35,7 @@ NOT_A_CODE = {
     ("app/rooms/runner.py", "call_window_closed"),  # an event type
     ("app/engine/games.py", "one_meld_per_turn"),  # an option's name
     ("app/engine/options.py", "one_meld_per_turn"),
+    ("app/engine/scoring.py", "blocked"),  # how a hand ended: a blocked game (no one can go)
 }
 
 

@@ -9,33 +9,43 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import Query
-from pydantic import BeforeValidator
+from fastapi import Query, Request
+from pydantic import BaseModel, BeforeValidator, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
 from app.engine.matchlog import InvalidMatchLog
 from app.engine.replay import replay_steps
-from app.services import audit, matches
+from app.refusals import Code, Refusal
+from app.services import audit, matches, moderation
 
-from .deps import AdminPlayer, SessionDep
+from .deps import AdminPlayer, GatewayDep, SessionDep
+from .gateway import Gateway
 from .schemas import (
     MAX_OFFSET,
     MAX_TEXT,
+    AuditOut,
+    CorrectionOut,
+    Integer,
     LedgerOut,
     MatchListOut,
     MatchLogOut,
     PlayersOut,
+    ReportRow,
+    ReportsOut,
+    SanctionOut,
     StatesOut,
     ViewsOut,
     api_router,
     errors,
 )
+from .sockets import SocketIndex
 
 router = api_router("/api/admin", "admin", 400, 401, 403, 503)
 
+MAX_NOTE = 1000  # a reason's or a note's length
 _NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 
 
@@ -107,3 +117,88 @@ async def views(admin: AdminPlayer, session: SessionDep, limit: int = Query(50, 
     async with session.begin():
         return ViewsOut.model_validate(
             {"views": await audit.list_views(session, limit=limit, offset=offset)})
+
+
+# --- moderation (PROTOCOL.md §9): each action recorded in the audit ---------------------------
+
+
+class DecisionIn(BaseModel):
+    status: Literal["dismissed", "actioned"]
+    note: str = Field(max_length=MAX_NOTE)
+
+
+class SanctionIn(BaseModel):
+    kind: Literal["chat_mute", "suspension"]
+    hours: Integer = Field(ge=1, le=moderation.MAX_HOURS)
+    reason: str = Field(max_length=MAX_NOTE)
+
+
+class CorrectionIn(BaseModel):
+    amount: Integer = Field(ge=-moderation.MAX_CORRECTION, le=moderation.MAX_CORRECTION)
+    reason: str = Field(max_length=MAX_NOTE)
+
+
+@router.get("/reports")
+async def reports(admin: AdminPlayer, session: SessionDep, limit: int = Query(50, ge=1, le=500),
+                  offset: Offset = 0) -> ReportsOut:
+    """Every report, newest first, with its status (open, dismissed, actioned)."""
+    async with session.begin():
+        return ReportsOut.model_validate(
+            {"reports": await moderation.reports(session, limit=limit, offset=offset)})
+
+
+@router.post("/reports/{report_id}", responses=errors(404))
+async def decide_report(report_id: str, body: DecisionIn, admin: AdminPlayer,
+                        session: SessionDep) -> ReportRow:
+    """Decide a report; the report as it now stands."""
+    async with session.begin():
+        return ReportRow.model_validate(
+            await moderation.decide(session, admin.id, report_id, body.status, body.note))
+
+
+@router.post("/players/{player_id}/sanctions", status_code=201, responses=errors(404))
+async def sanction(player_id: str, body: SanctionIn, admin: AdminPlayer, session: SessionDep,
+                   gateway: GatewayDep, request: Request) -> SanctionOut:
+    """A chat mute or a suspension for ``hours``, at once: a suspended player's sockets are
+    closed on every process (403 for an admin sanctioning themselves)."""
+    async with session.begin():
+        made = await moderation.sanction(session, admin.id, player_id, body.kind, body.hours,
+                                         body.reason)
+    if body.kind == "suspension":
+        _suspended(request, gateway, player_id)
+    return SanctionOut.model_validate(made)
+
+
+@router.delete("/sanctions/{sanction_id}", responses=errors(404))
+async def lift(sanction_id: str, admin: AdminPlayer, session: SessionDep) -> SanctionOut:
+    async with session.begin():
+        return SanctionOut.model_validate(await moderation.lift(session, admin.id, sanction_id))
+
+
+@router.post("/players/{player_id}/chips", responses=errors(404, 409))
+async def correct(player_id: str, body: CorrectionIn, admin: AdminPlayer,
+                  session: SessionDep) -> CorrectionOut:
+    """A ledger correction: a compensating transfer from or to the bank, never an edit; one
+    that would take the wallet below zero is refused (409 ``insufficient_chips``)."""
+    if body.amount == 0:
+        raise Refusal(Code.BAD_FIELD, "a correction moves at least one chip",
+                      {"field": "amount"})
+    async with session.begin():
+        return CorrectionOut.model_validate(
+            await moderation.correct(session, admin.id, player_id, body.amount, body.reason))
+
+
+@router.get("/audit")
+async def audit_log(admin: AdminPlayer, session: SessionDep,
+                    limit: int = Query(50, ge=1, le=500), offset: Offset = 0) -> AuditOut:
+    """Every admin action, newest first: who, what, on whom, why, when."""
+    async with session.begin():
+        return AuditOut.model_validate(
+            {"actions": await audit.list_actions(session, limit=limit, offset=offset)})
+
+
+def _suspended(request: Request, gateway: Gateway, player_id: str) -> None:
+    """Close the player's sockets here at once, and have every other process do the same."""
+    sockets: SocketIndex = request.app.state.sockets
+    sockets.suspend_now(player_id)
+    gateway.suspended(player_id)

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Player
 from app.refusals import Code, Refusal
 from app.rooms.registry import RoomRegistry
-from app.services import accounts
+from app.services import accounts, moderation
 
 from .gateway import Gateway
 
@@ -87,6 +87,10 @@ AdminPlayer = Annotated[Player, Depends(_admin_player)]
 
 
 async def player_for_token(app: FastAPI, token: str) -> Player | None:
-    """The player a bearer token names, or None (its own short transaction)."""
+    """The player a bearer token names, or None (its own short transaction); a player whose
+    suspension is in force is refused (403 ``suspended``, PROTOCOL.md §9)."""
     async with app.state.sessions() as session, session.begin():
-        return await accounts.player_for_token(session, token)
+        player = await accounts.player_for_token(session, token)
+        if player is not None:
+            await moderation.check_not_suspended(session, player.id)
+        return player

@@ -78,6 +78,10 @@ class Gateway(Protocol):
     def logged_out(self, token_hash: str) -> None:
         """A token was revoked here (its sockets here are closed already): tell the rest."""
 
+    def suspended(self, player_id: str) -> None:
+        """A player was suspended here (their sockets here are closed already): tell the
+        rest."""
+
     async def open_table(self, room_id: str, settings: RoomSettings,
                          players: list[tuple[str, str]]) -> None:
         """Seat and start a tournament's table (`RoomRegistry.open_table`): at its room's
@@ -201,6 +205,9 @@ class LocalGateway:
         return self.locks.hold(name)  # this process is the whole deployment
 
     def logged_out(self, token_hash: str) -> None:
+        """No other process to tell."""
+
+    def suspended(self, player_id: str) -> None:
         """No other process to tell."""
 
     async def open_table(self, room_id: str, settings: RoomSettings,

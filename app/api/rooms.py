@@ -29,6 +29,7 @@ from app.rooms.commands import (
     Start,
     room_out,
 )
+from app.services import moderation
 from app.services.room_settings import MAX_STAKE, MAX_TURN_SECONDS, RoomSettings
 
 from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep
@@ -161,8 +162,12 @@ async def invite(code: str, player: CurrentPlayer, gateway: GatewayDep) -> RoomO
 
 
 @router.post("/rooms/{room_id}/join", responses=errors(400, 401, 403, 404, 409))
-async def join(room_id: str, player: CurrentPlayer, gateway: GatewayDep,
+async def join(room_id: str, player: CurrentPlayer, gateway: GatewayDep, session: SessionDep,
                body: JoinIn | None = None) -> JoinedOut:
+    """Take a seat (by the room's id, or its invite code for a private room); 403 ``blocked``
+    beside a player one blocked or who blocked one (PROTOCOL.md §9)."""
+    async with session.begin():
+        await moderation.check_may_sit(session, player.id, room_id)
     return JoinedOut.model_validate(await gateway.run(
         room_id, Join(body.invite if body is not None else None), _caller(player)))
 

@@ -110,15 +110,28 @@ NO_NUL = "^[^\\u0000]*$"
 
 def document(app: FastAPI) -> None:
     """Make `app`'s OpenAPI document say of every string what the edge enforces (`edge.NoNul`):
-    it holds no NUL character."""
+    it holds no NUL character; and of every call that reads a token that it may be refused
+    with 403 (``suspended``: PROTOCOL.md §9)."""
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            _no_nul(build())
+            document = build()
+            _no_nul(document)
+            _suspended(document)
         return build()
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _suspended(document: dict[str, Any]) -> None:
+    forbidden = {"description": _MEANING[403],
+                 "content": {"application/json": {"schema": {
+                     "$ref": "#/components/schemas/ErrorOut"}}}}
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            if operation.get("security"):
+                operation["responses"].setdefault("403", forbidden)
 
 
 def _no_nul(node: Any) -> None:
@@ -694,3 +707,67 @@ class AdminView(Out):
 
 class ViewsOut(Out):
     views: list[AdminView]
+
+
+# --- moderation (PROTOCOL.md §9) --------------------------------------------------------------
+
+
+class BlocksOut(Out):
+    blocked: list[str]
+
+
+class CreatedOut(Out):
+    id: str
+
+
+class ReportRow(Out):
+    id: str
+    reporter: str
+    player: str
+    match: str | None
+    reason: Literal["cheating", "collusion", "abuse", "other"]
+    text: str
+    status: Literal["open", "dismissed", "actioned"]
+    note: str | None
+    decided_by: str | None
+    decided_at: str | None
+    at: str
+
+
+class ReportsOut(Out):
+    reports: list[ReportRow]
+
+
+class SanctionOut(Out):
+    id: str
+    player: str
+    kind: Literal["chat_mute", "suspension"]
+    reason: str
+    admin: str
+    at: str
+    ends_at: str
+    lifted_at: str | None
+
+
+class CorrectionOut(Out):
+    transfer: int
+    amount: int
+    balance: int
+
+
+class AuditEntry(Out):
+    """One admin action: who (``admin``), what (``action``), on whom (``player``), why
+    (``reason``), when (``at``); ``subject`` names the report, sanction, transfer or match."""
+
+    id: str
+    admin: str
+    admin_name: str
+    action: str
+    player: str | None
+    subject: str | None
+    reason: str
+    at: str
+
+
+class AuditOut(Out):
+    actions: list[AuditEntry]

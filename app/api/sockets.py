@@ -196,8 +196,9 @@ async def refuse(ws: WebSocket, code: Code, message: str, close_code: int) -> No
 class SocketIndex:
     """This process's open sockets, oldest first, by player and by token hash.
 
-    Only this process's sockets are known: with several processes, a logout is broadcast to
-    all of them through Redis and each calls `revoke_token` (docs/scaling.md).
+    Only this process's sockets are known: with several processes, a logout (a suspension) is
+    broadcast to all of them through Redis and each calls `revoke_now` (`suspend_now`)
+    (docs/scaling.md).
     """
 
     def __init__(self, max_per_player: int) -> None:
@@ -229,6 +230,14 @@ class SocketIndex:
         """Tell every socket authenticated with this token that it logged out, and close it;
         returns how many there were."""
         return self.revoke_now(token_hash)
+
+    def suspend_now(self, player_id: str) -> int:
+        """Tell every socket of a player just suspended so (``suspended``), and close it;
+        returns how many there were (PROTOCOL.md §9)."""
+        revoked = list(self.by_player.pop(player_id, []))
+        for conn in revoked:
+            conn.refuse(Code.SUSPENDED, "this account is suspended", CLOSE_AUTH)
+        return len(revoked)
 
     def revoke_now(self, token_hash: str) -> int:
         """`revoke_token` for a caller outside a coroutine (a message from another process)."""

@@ -57,6 +57,9 @@ class ClusterGateway:
     def logged_out(self, token_hash: str) -> None:
         self.cluster.node.broadcast(wire.Logout(token_hash))
 
+    def suspended(self, player_id: str) -> None:
+        self.cluster.node.broadcast(wire.Suspend(player_id))
+
     async def open_table(self, room_id: str, settings: RoomSettings,
                          players: list[tuple[str, str]]) -> None:
         """At the room's owner, which takes an orphaned table over first (rebuilt from its

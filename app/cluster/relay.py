@@ -79,6 +79,8 @@ class Relay:
                 self._ret(m)
             case wire.Logout():
                 self.sockets.revoke_now(m.token_hash)
+            case wire.Suspend():
+                self.sockets.suspend_now(m.player)
             case wire.Tournament():
                 if m.origin != self.node.id and self.tournament_moved is not None:
                     self.tournament_moved(m.tournament)

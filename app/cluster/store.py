@@ -86,8 +86,10 @@ class OwnedStore:
         return changes
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
-                       player_id: str | None, name: str, text: str) -> None:
-        await self._write(room, self.inner.add_chat(room, match_id, seat, player_id, name, text))
+                       player_id: str | None, name: str, text: str) -> frozenset[str]:
+        hidden: frozenset[str] = await self._write(
+            room, self.inner.add_chat(room, match_id, seat, player_id, name, text))
+        return hidden
 
     async def live_matches(self, only: str | None = None) -> list[LiveMatch]:
         return await self.inner.live_matches(only)

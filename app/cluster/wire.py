@@ -117,6 +117,14 @@ class Logout:
 
 
 @dataclass(frozen=True)
+class Suspend:
+    """To every process: close the sockets of this player, just suspended (PROTOCOL.md §9)."""
+
+    player: str
+    k: Literal["suspend"] = "suspend"
+
+
+@dataclass(frozen=True)
 class Tournament:
     """To every process: something of this tournament was committed (it filled, a table's
     result): its driver, wherever it is, opens what is due."""
@@ -126,7 +134,7 @@ class Tournament:
     k: Literal["tournament"] = "tournament"
 
 
-Message = Open | In | Bye | Out | Moved | Gone | Call | Ret | Logout | Tournament
+Message = Open | In | Bye | Out | Moved | Gone | Call | Ret | Logout | Suspend | Tournament
 _MESSAGE: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="k")])
 
 

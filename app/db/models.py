@@ -479,3 +479,80 @@ class MatchAnalysis(Base):
     )
     analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = _created()
+
+
+# --- moderation (PROTOCOL.md §9) ---------------------------------------------------------------
+
+
+class Block(Base):
+    """``player_id`` blocked ``blocked_id``: no seat beside each other, and the blocked player's
+    chat is not delivered to the one who blocked them."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (CheckConstraint("player_id <> blocked_id", name="not_self"),)
+
+    player_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"),
+                                           primary_key=True)
+    blocked_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"),
+                                            primary_key=True, index=True)
+    created_at: Mapped[datetime] = _created()
+
+
+class Report(Base):
+    """A player's report of another (about a match, optionally), and an admin's decision."""
+
+    __tablename__ = "reports"
+    __table_args__ = (
+        CheckConstraint("reason IN ('cheating', 'collusion', 'abuse', 'other')", name="reason"),
+        CheckConstraint("status IN ('open', 'dismissed', 'actioned')", name="status"),
+        Index("ix_reports_created_at", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    reporter_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"))
+    player_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
+    match_id: Mapped[str | None] = mapped_column(String(ID))
+    reason: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
+    note: Mapped[str | None] = mapped_column(Text)
+    decided_by: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"))
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = _created()
+
+
+class Sanction(Base):
+    """A chat mute or a suspension of a player, from ``created_at`` until ``ends_at`` (or until
+    ``lifted_at``, if an admin lifted it early)."""
+
+    __tablename__ = "sanctions"
+    __table_args__ = (
+        CheckConstraint("kind IN ('chat_mute', 'suspension')", name="kind"),
+        Index("ix_sanctions_player_id_kind", "player_id", "kind"),
+    )
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    player_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(Text)
+    admin_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"))
+    ends_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    lifted_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    lifted_by: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"))
+    created_at: Mapped[datetime] = _created()
+
+
+class AdminAction(Base):
+    """Every admin action but the views of live matches (``admin_views``): who, what, on whom,
+    why, when; ``subject`` names the report, sanction or transfer acted on."""
+
+    __tablename__ = "admin_actions"
+    __table_args__ = (Index("ix_admin_actions_created_at", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(ID), primary_key=True, default=new_id)
+    admin_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
+    action: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"))
+    subject: Mapped[str | None] = mapped_column(String(ID))
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created()

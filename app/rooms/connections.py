@@ -67,9 +67,11 @@ class ConnectionSet:
             if seat is not None:
                 conn.push(data)
 
-    def push_all(self, data: bytes) -> None:
+    def push_all(self, data: bytes, hidden: frozenset[str] = frozenset()) -> None:
+        """To every connection but those of the players in ``hidden``."""
         for conn in list(self._seats):
-            conn.push(data)
+            if conn.player_id not in hidden:
+                conn.push(data)
 
     def remember(self, events: Iterable[dict[str, Any]]) -> None:
         self.events.extend(events)

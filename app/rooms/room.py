@@ -324,7 +324,7 @@ class Room:
             self._replan()
             self._push_state([], skip=conn)  # the others see the presence change
         conn.push(self.presenter.first(seat, list(self.connections.events),  # seen: no countdown
-                                       self.chat_log.recent()))
+                                       self.chat_log.recent(conn.player_id)))
         if self.rematch.offered is not None and seat is not None:
             conn.push(self.rematch.message())
 
@@ -344,10 +344,11 @@ class Room:
             self.presenter.messages(self.connections.seats_in_use(), events), skip)
 
     async def chat(self, player_id: str, name: str, text: str) -> None:
-        """Store the line (``ChatLog.say``), then queue it to every connection."""
-        line = await self.chat_log.say(self.seating.acting_seat(player_id), player_id, name,
-                                       text)
-        self.connections.push_all(encode(line))
+        """Store the line (``ChatLog.say``), then queue it to every connection but those of
+        the players who blocked the speaker."""
+        line, hidden = await self.chat_log.say(self.seating.acting_seat(player_id), player_id,
+                                               name, text)
+        self.connections.push_all(encode(line), hidden)
 
     def offer_rematch(self, room_id: str, invite_code: str) -> None:
         """Invite this room's players to the next room (`RematchOffer`: the first offer stands):
@@ -365,7 +366,7 @@ class Room:
         owners = {seat: player for seat in range(self.record.settings.seats)
                   if (player := self.seating.player_at(seat)) is not None}
         self.connections.remember(self.runner.restore(live, owners))
-        self.chat_log.lines.extend(live.chat)
+        self.chat_log.restore(live.chat)
         st = self.runner.state
         self.window.opened(st)
         self._mark_absent_players()

@@ -48,7 +48,9 @@ class MatchStore(Protocol):
         updates its players' ratings, and the changes are returned (docs/server.md)."""
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
-                       player_id: str | None, name: str, text: str) -> None: ...
+                       player_id: str | None, name: str, text: str) -> frozenset[str]:
+        """Store a chat line; the players not to be shown it (those who blocked the speaker).
+        A speaker whose chat is muted is refused (``chat_muted``), nothing stored."""
 
     async def live_matches(self, only: str | None = None) -> list[LiveMatch]: ...
 

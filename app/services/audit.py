@@ -1,4 +1,5 @@
-"""Admins and the hidden state of matches in progress.
+"""The audit of admins: their views of the hidden state of matches in progress, and (with
+``app.services.moderation``, which records them) every other admin action.
 
 An admin seated in a match in progress may not open its hidden state (they would see the other
 hands); every admin view of a match in progress is recorded in ``admin_views`` in the same
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import literal, null, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import AdminView, Match, MatchSeat, Player
+from app.db.models import AdminAction, AdminView, Match, MatchSeat, Player
 from app.refusals import Code, FixedRefusal
 from app.services.matches import NotFound
 
@@ -48,3 +49,24 @@ async def list_views(s: AsyncSession, *, limit: int = 50, offset: int = 0) -> li
     return [{"id": view.id, "admin_id": view.admin_id, "admin_name": name,
              "match_id": view.match_id, "route": view.route, "at": view.created_at.isoformat()}
             for view, name in rows]
+
+
+VIEW = "view_live_match"  # the action of an admin view of a match in progress
+
+
+async def list_actions(s: AsyncSession, *, limit: int = 50, offset: int = 0
+                       ) -> list[dict[str, Any]]:
+    """Every admin action, newest first: sanctions, lifts, corrections, report decisions and
+    views of matches in progress (``view_live_match``, the route as the reason)."""
+    actions = select(AdminAction.id, AdminAction.admin_id, AdminAction.action,
+                     AdminAction.player_id, AdminAction.subject, AdminAction.reason,
+                     AdminAction.created_at)
+    views = select(AdminView.id, AdminView.admin_id, literal(VIEW), null(), AdminView.match_id,
+                   AdminView.route, AdminView.created_at)
+    both = union_all(actions, views).subquery()
+    rows = (await s.execute(
+        select(both, Player.name).join(Player, Player.id == both.c.admin_id)
+        .order_by(both.c.created_at.desc(), both.c.id).limit(limit).offset(offset))).all()
+    return [{"id": row[0], "admin": row[1], "action": row[2], "player": row[3],
+             "subject": row[4], "reason": row[5], "at": row[6].isoformat(),
+             "admin_name": row[7]} for row in rows]

@@ -331,6 +331,20 @@ async def grant(session: AsyncSession, player_id: str, amount: int) -> Transfer 
     return await _from_bank(session, f"grant:{player_id}", wallet.id, amount, "grant")
 
 
+async def correct(session: AsyncSession, key: str, player_id: str, amount: int) -> Transfer:
+    """An admin's correction of a wallet: a compensating transfer, never an edit. ``amount`` > 0
+    pays the wallet from the bank (minting what the bank lacks), < 0 pays the bank from the
+    wallet (`InsufficientChips` if it holds too little: nothing written); reason
+    ``correction``, idempotent by ``key``."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+        raise ValueError(f"a correction is a non-zero integer, not {amount!r}")
+    wallet = await wallet_of(session, player_id)
+    if amount > 0:
+        return await _from_bank(session, key, wallet.id, amount, "correction")
+    bank = await ensure_bank(session)
+    return await transfer(session, key, wallet.id, bank.id, -amount, "correction")
+
+
 async def last_top_up(session: AsyncSession, wallet_id: int) -> Transfer | None:
     """The wallet's latest top-up, if any."""
     return await session.scalar(

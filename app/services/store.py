@@ -27,7 +27,7 @@ from app.db.models import (
     Room,
     RoomSeat,
 )
-from app.services import ledger, ratings, tournaments
+from app.services import ledger, moderation, ratings, tournaments
 from app.services.logwriter import LogWriter, check_fence
 from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
 from app.services.room_settings import RoomSettings
@@ -147,10 +147,18 @@ class SqlMatchStore:
         return [ratings.change_json(c) for c in changes]
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
-                       player_id: str | None, name: str, text: str) -> None:
+                       player_id: str | None, name: str, text: str) -> frozenset[str]:
+        """Store the line; the players who blocked its speaker (not shown it). A speaker whose
+        chat is muted is refused (``chat_muted``), nothing stored (PROTOCOL.md §9)."""
         async with self.sessions() as s, s.begin():
+            if player_id is None:
+                hidden: frozenset[str] = frozenset()
+            else:
+                await moderation.check_may_chat(s, player_id)
+                hidden = await moderation.blockers_of(s, player_id)
             s.add(ChatMessage(room_id=room.id, match_id=match_id, seat=seat,
                               player_id=player_id, name=name, text=text))
+        return hidden
 
     async def take_over(self, room_id: str) -> int | None:
         """Raise the room's fencing token and return it, so that every write of its previous

@@ -59,10 +59,20 @@ async def test_admin_may_list(http: httpx.AsyncClient, server: Hall, method: str
     assert answer.status_code == 200, answer.text
 
 
+# A valid body for the admin calls that need one, so that the unknown id is what is refused.
+BODIES = {
+    ("POST", "/api/admin/reports/dummy"): {"status": "dismissed", "note": "n"},
+    ("POST", "/api/admin/players/dummy/sanctions"): {"kind": "chat_mute", "hours": 1,
+                                                      "reason": "r"},
+    ("POST", "/api/admin/players/dummy/chips"): {"amount": 1, "reason": "r"},
+}
+
+
 async def test_admin_gets_not_found_for_unknown_ids(http: httpx.AsyncClient,
                                                     server: Hall) -> None:
     for method, path in ROUTES:
         if "dummy" in path:
-            answer = await http.request(method, path, headers=server.admin_headers)
+            answer = await http.request(method, path, headers=server.admin_headers,
+                                        json=BODIES.get((method, path)))
             assert answer.status_code == 404, (path, answer.text)
             assert answer.json()["detail"]["code"] == "not_found"

@@ -28,6 +28,7 @@ MESSAGES: list[wire.Message] = [
     wire.Ret("q1", value={"seats": [1, 2], "room": {"id": "r1"}}),
     wire.Ret("q1", moved=True),
     wire.Logout("ab" * 32),
+    wire.Suspend("ef" * 16),
     wire.Tournament("cd" * 16, "node-a"),
 ]
 

@@ -376,6 +376,30 @@ class LedgerMachine(RuleBasedStateMachine):
         self.balances[self.bank] += shortfall - amount
         self.balances[wallet] += amount
 
+    @precondition(lambda self: bool(self.wallets))
+    @rule(data=st.data(), amount=st.integers(-400, 400).filter(bool))
+    def correct(self, data: st.DataObject, amount: int) -> None:
+        """An admin's correction (PROTOCOL.md §9): a compensating transfer between the bank
+        and a wallet, the bank minting what it lacks; never below zero."""
+        wallet = data.draw(st.sampled_from(sorted(self.wallets)))
+        key = self.fresh_key("correction")
+        try:
+            made = self.run(lambda s: ledger.correct(s, key, self.wallets[wallet], amount))
+        except ledger.InsufficientChips:
+            event("correction: refused")
+            assert amount < 0 and self.balances[wallet] < -amount
+            return
+        event("correction: made")
+        assert made.reason == "correction" and made.amount == abs(amount)
+        self.applied[key] = made.id
+        if amount > 0:
+            shortfall = max(0, amount - self.balances[self.bank])
+            self.minted += shortfall
+            self.balances[self.bank] += shortfall - amount
+        else:
+            self.balances[self.bank] -= amount
+        self.balances[wallet] += amount
+
     @rule(amount=st.integers(1, 500), reuse=st.booleans())
     def mint(self, amount: int, reuse: bool) -> None:
         key = self.mint_keys[-1] if reuse and self.mint_keys else self.fresh_key("mint")

@@ -21,9 +21,9 @@ TABLES = {
     "players", "auth_tokens", "accounts", "transfers", "rooms", "room_seats", "matches",
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
     "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
-    "tournament_tables", "match_analyses",
+    "tournament_tables", "match_analyses", "blocks", "reports", "sanctions", "admin_actions",
 }
-HEAD = "0010"
+HEAD = "0011"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [
@@ -106,7 +106,8 @@ async def test_downgrade_to_0001_restores_its_schema(db_url: str) -> None:
     assert migrate.downgrade(db_url, "0001") == "0001"
     assert await _inspect(db_url, _tables) == TABLES - {
         "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
-        "tournament_tables", "match_analyses"}
+        "tournament_tables", "match_analyses", "blocks", "reports", "sanctions",
+        "admin_actions"}
     assert await _inspect(db_url, _rooms_shape) == (columns, checks)
     assert migrate.upgrade(db_url) == HEAD
 

@@ -1,0 +1,234 @@
+"""Moderation (PROTOCOL.md §9): players' blocks and reports; admins' decisions on reports,
+sanctions (chat mute, suspension) and ledger corrections, each recorded in the audit
+(``admin_actions``) in the same transaction as the action itself.
+
+The caller owns the transaction, as with the ledger; nothing here commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.base import utcnow
+from app.db.models import AdminAction, Block, Player, Report, RoomSeat, Sanction, new_id
+from app.refusals import Code, FixedRefusal, Refusal
+from app.services import ledger
+from app.services.matches import NotFound
+
+REASONS = ("cheating", "collusion", "abuse", "other")
+DECISIONS = ("dismissed", "actioned")
+KINDS = ("chat_mute", "suspension")
+MAX_REPORT_TEXT = 1000
+MAX_HOURS = 24 * 365 * 10  # ten years: longer is a permanent ban, which this is not
+MAX_CORRECTION = 10**12
+
+
+class Blocked(FixedRefusal):
+    code = Code.BLOCKED
+
+
+class Suspended(FixedRefusal):
+    code = Code.SUSPENDED
+
+
+class ChatMuted(FixedRefusal):
+    code = Code.CHAT_MUTED
+
+
+async def _player(s: AsyncSession, player_id: str) -> Player:
+    player = await s.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"no player {player_id[:40]!r}")
+    return player
+
+
+# --- blocks -----------------------------------------------------------------------------------
+
+
+async def blocked_by(s: AsyncSession, player_id: str) -> list[str]:
+    """The players ``player_id`` blocked, oldest block first."""
+    return list(await s.scalars(select(Block.blocked_id).where(Block.player_id == player_id)
+                                .order_by(Block.created_at, Block.blocked_id)))
+
+
+async def block(s: AsyncSession, player_id: str, other_id: str) -> list[str]:
+    """Block ``other_id`` (a repeat changes nothing); the blocked list after it."""
+    if other_id == player_id:
+        raise Refusal(Code.BAD_FIELD, "you cannot block yourself", {"field": "id"})
+    await _player(s, other_id)
+    if await s.get(Block, (player_id, other_id)) is None:
+        s.add(Block(player_id=player_id, blocked_id=other_id))
+        await s.flush()
+    return await blocked_by(s, player_id)
+
+
+async def unblock(s: AsyncSession, player_id: str, other_id: str) -> list[str]:
+    """Lift a block of ``other_id`` (none: nothing changes); the blocked list after it."""
+    await s.execute(delete(Block).where(Block.player_id == player_id,
+                                        Block.blocked_id == other_id))
+    return await blocked_by(s, player_id)
+
+
+def _between(player_id: str, others: Any) -> Any:
+    return or_(and_(Block.player_id == player_id, Block.blocked_id.in_(others)),
+               and_(Block.blocked_id == player_id, Block.player_id.in_(others)))
+
+
+async def blocks_between(s: AsyncSession, player_id: str, room_id: str) -> bool:
+    """Whether a block (either way) stands between ``player_id`` and a player seated in the
+    room; never for a player already seated there."""
+    seated = select(RoomSeat.player_id).where(RoomSeat.room_id == room_id,
+                                              RoomSeat.player_id.is_not(None))
+    if player_id in set(await s.scalars(seated)):
+        return False
+    found = await s.scalar(select(Block.player_id).where(_between(player_id, seated)).limit(1))
+    return found is not None
+
+
+async def check_may_sit(s: AsyncSession, player_id: str, room_id: str) -> None:
+    """Refuse (403 ``blocked``) a seat beside a player one blocked or who blocked one."""
+    if await blocks_between(s, player_id, room_id):
+        raise Blocked("a block stands between you and a player seated in this room")
+
+
+async def blockers_of(s: AsyncSession, player_id: str) -> frozenset[str]:
+    """The players who blocked ``player_id``: not shown their chat."""
+    return frozenset(await s.scalars(select(Block.player_id)
+                                     .where(Block.blocked_id == player_id)))
+
+
+# --- reports ----------------------------------------------------------------------------------
+
+
+async def report(s: AsyncSession, reporter_id: str, player_id: str, match_id: str | None,
+                 reason: str, text: str) -> str:
+    """File a report; its id."""
+    await _player(s, player_id)
+    row = Report(id=new_id(), reporter_id=reporter_id, player_id=player_id, match_id=match_id,
+                 reason=reason, text=text, status="open")
+    s.add(row)
+    await s.flush()
+    return row.id
+
+
+def _moment(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+async def reports(s: AsyncSession, *, limit: int, offset: int) -> list[dict[str, Any]]:
+    """Every report, newest first."""
+    rows = await s.scalars(select(Report).order_by(Report.created_at.desc(), Report.id)
+                           .limit(limit).offset(offset))
+    return [report_out(r) for r in rows]
+
+
+def report_out(r: Report) -> dict[str, Any]:
+    return {"id": r.id, "reporter": r.reporter_id, "player": r.player_id, "match": r.match_id,
+            "reason": r.reason, "text": r.text, "status": r.status, "note": r.note,
+            "decided_by": r.decided_by, "decided_at": _moment(r.decided_at),
+            "at": r.created_at.isoformat()}
+
+
+async def decide(s: AsyncSession, admin_id: str, report_id: str, status: str, note: str
+                 ) -> dict[str, Any]:
+    """Decide a report (``dismissed`` or ``actioned``; a later decision replaces it); the
+    report after it."""
+    row = await s.get(Report, report_id)
+    if row is None:
+        raise NotFound(f"no report {report_id[:40]!r}")
+    row.status, row.note, row.decided_by, row.decided_at = status, note, admin_id, utcnow()
+    _audit(s, admin_id, f"report_{status}", row.player_id, row.id, note)
+    await s.flush()
+    return report_out(row)
+
+
+# --- sanctions --------------------------------------------------------------------------------
+
+
+def _in_force(player_id: str, kinds: Iterable[str], now: datetime) -> Any:
+    return (select(Sanction).where(Sanction.player_id == player_id, Sanction.kind.in_(kinds),
+                                   Sanction.lifted_at.is_(None), Sanction.ends_at > now)
+            .order_by(Sanction.ends_at.desc()).limit(1))
+
+
+async def check_not_suspended(s: AsyncSession, player_id: str) -> None:
+    """Refuse (403 ``suspended``) a player whose suspension is in force."""
+    found = await s.scalar(_in_force(player_id, ["suspension"], utcnow()))
+    if found is not None:
+        raise Suspended(f"your account is suspended until {found.ends_at.isoformat()}",
+                        {"until": found.ends_at.isoformat()})
+
+
+async def check_may_chat(s: AsyncSession, player_id: str) -> None:
+    """Refuse (``chat_muted``) a player whose chat mute is in force."""
+    found = await s.scalar(_in_force(player_id, ["chat_mute"], utcnow()))
+    if found is not None:
+        raise ChatMuted(f"your chat is muted until {found.ends_at.isoformat()}",
+                        {"until": found.ends_at.isoformat()})
+
+
+def sanction_out(row: Sanction) -> dict[str, Any]:
+    return {"id": row.id, "player": row.player_id, "kind": row.kind, "reason": row.reason,
+            "admin": row.admin_id, "at": row.created_at.isoformat(),
+            "ends_at": row.ends_at.isoformat(), "lifted_at": _moment(row.lifted_at)}
+
+
+async def sanction(s: AsyncSession, admin_id: str, player_id: str, kind: str, hours: int,
+                   reason: str) -> dict[str, Any]:
+    """Sanction a player for ``hours`` from now; an admin cannot sanction themselves."""
+    if player_id == admin_id:
+        raise Refusal(Code.FORBIDDEN, "an admin cannot sanction themselves")
+    await _player(s, player_id)
+    now = utcnow()
+    row = Sanction(id=new_id(), player_id=player_id, kind=kind, reason=reason, admin_id=admin_id,
+                   ends_at=now + timedelta(hours=hours), created_at=now)
+    s.add(row)
+    _audit(s, admin_id, kind, player_id, row.id, reason)
+    await s.flush()
+    return sanction_out(row)
+
+
+async def lift(s: AsyncSession, admin_id: str, sanction_id: str) -> dict[str, Any]:
+    """Lift a sanction early (one already over or lifted is left as it is, and said so)."""
+    row = await s.get(Sanction, sanction_id)
+    if row is None:
+        raise NotFound(f"no sanction {sanction_id[:40]!r}")
+    now = utcnow()
+    if row.lifted_at is None and row.ends_at > now:
+        row.lifted_at, row.lifted_by = now, admin_id
+        _audit(s, admin_id, f"lift_{row.kind}", row.player_id, row.id, "lifted early")
+        await s.flush()
+    return sanction_out(row)
+
+
+# --- corrections ------------------------------------------------------------------------------
+
+
+async def correct(s: AsyncSession, admin_id: str, player_id: str, amount: int, reason: str
+                  ) -> dict[str, Any]:
+    """A compensating transfer between the bank and the player's wallet (never an edit):
+    ``amount`` > 0 pays the wallet from the bank (minting what the bank lacks), < 0 takes
+    from the wallet (``InsufficientChips`` if it holds too little: nothing changes)."""
+    await _player(s, player_id)
+    action_id = new_id()
+    moved = await ledger.correct(s, f"correction:{action_id}", player_id, amount)
+    wallet = await ledger.wallet_of(s, player_id)
+    _audit(s, admin_id, "chips", player_id, str(moved.id), f"{amount:+d}: {reason}",
+           action_id=action_id)
+    await s.flush()
+    return {"transfer": moved.id, "amount": amount,
+            "balance": await ledger.balance(s, wallet.id)}
+
+
+# --- the audit --------------------------------------------------------------------------------
+
+
+def _audit(s: AsyncSession, admin_id: str, action: str, player_id: str | None,
+           subject: str | None, reason: str, *, action_id: str | None = None) -> None:
+    s.add(AdminAction(id=action_id or new_id(), admin_id=admin_id, action=action,
+                      player_id=player_id, subject=subject, reason=reason))

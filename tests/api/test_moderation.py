@@ -1,0 +1,230 @@
+"""Moderation over a real server on PostgreSQL (PROTOCOL.md §9): blocks keep players apart at
+tables and hide chat; reports reach the admins' queue and are decided; a chat mute and a
+suspension take effect at once and can be lifted early; ledger corrections are compensating
+transfers that never take a wallet below zero; the audit lists every admin action.
+(Non-admins are refused every admin call: tests/api/test_admin_access.py walks every route.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.api.client import Player, WsClient, balance, call, guest, refusal
+from tests.api.halls import Hall, hall
+from tests.api.procs import ledger_report
+
+pytestmark = pytest.mark.postgres
+
+ROOM = {"game": "standard", "seats": 3}
+QUICK = {"game": "standard", "seats": 3, "stake": 0, "turn_seconds": 60}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    with hall(tmp_path_factory.mktemp("moderation"), "postgresql") as running:
+        yield running
+
+
+def _admin(server: Hall) -> Player:
+    return Player("", "admin", server.admin_token)
+
+
+async def _room(http: httpx.AsyncClient, host: Player) -> dict[str, Any]:
+    made: dict[str, Any] = await call(http, "POST", "/api/rooms", host, ROOM)
+    return made
+
+
+async def _join(http: httpx.AsyncClient, room: dict[str, Any], player: Player,
+                status: int = 200) -> Any:
+    return await call(http, "POST", f"/api/rooms/{room['id']}/join", player,
+                      {"invite": room.get("invite_code")}, status)
+
+
+async def _audit(http: httpx.AsyncClient, server: Hall) -> list[dict[str, Any]]:
+    actions: list[dict[str, Any]] = (await call(http, "GET", "/api/admin/audit?limit=500",
+                                                _admin(server)))["actions"]
+    return actions
+
+
+async def test_a_block_refuses_the_seat_both_ways(http: httpx.AsyncClient) -> None:
+    ann, bob, cat = [await guest(http, name) for name in ("Ann", "Bob", "Cat")]
+    assert await call(http, "POST", f"/api/players/{bob.id}/block", ann) == {
+        "blocked": [bob.id]}
+    assert await call(http, "POST", f"/api/players/{bob.id}/block", ann) == {
+        "blocked": [bob.id]}  # a repeat changes nothing
+    assert await call(http, "GET", "/api/me/blocks", ann) == {"blocked": [bob.id]}
+    assert await call(http, "GET", "/api/me/blocks", bob) == {"blocked": []}
+    assert await refusal(http, "POST", f"/api/players/{ann.id}/block", ann, None, 400) \
+        == "bad_field"
+    assert await refusal(http, "POST", "/api/players/nobody/block", ann, None, 404) \
+        == "not_found"
+
+    anns = await _room(http, ann)
+    assert (await _join(http, anns, bob, 403))["detail"]["code"] == "blocked"
+    await _join(http, anns, cat)  # others still sit with either
+    bobs = await _room(http, bob)
+    assert (await _join(http, bobs, ann, 403))["detail"]["code"] == "blocked"  # the other way
+
+    # Quick seat passes over a room where a block stands, rather than refusing.
+    first = await call(http, "POST", "/api/quickseat", ann, QUICK, 201)
+    second = await call(http, "POST", "/api/quickseat", bob, QUICK, 201)
+    assert second["room"]["id"] != first["room"]["id"]
+    third = await call(http, "POST", "/api/quickseat", cat, QUICK)  # the fullest: either
+    assert third["room"]["id"] in (first["room"]["id"], second["room"]["id"])
+
+    assert await call(http, "DELETE", f"/api/players/{bob.id}/block", ann) == {"blocked": []}
+    await _join(http, anns, bob)
+
+
+async def test_a_blocked_players_chat_is_not_delivered(server: Hall,
+                                                       http: httpx.AsyncClient) -> None:
+    ann, bob, cat = [await guest(http, name) for name in ("Ann", "Bob", "Cat")]
+    room = await _room(http, ann)
+    for player in (bob, cat):
+        await _join(http, room, player)
+    await call(http, "POST", f"/api/players/{bob.id}/block", ann)  # seated already: stays
+    sockets = {p.id: await WsClient.join(server.base_url, room["id"], p)
+               for p in (ann, bob, cat)}
+    try:
+        await sockets[bob.id].send({"type": "chat", "text": "from bob"})
+        await sockets[cat.id].wait_for(lambda m: m.get("text") == "from bob")
+        await sockets[ann.id].send({"type": "chat", "text": "from ann"})
+        for player in (ann, bob, cat):  # lines reach everyone in order: bob's came first
+            await sockets[player.id].wait_for(lambda m: m.get("text") == "from ann")
+        assert not [m for m in sockets[ann.id].messages if m.get("text") == "from bob"]
+
+        again = await WsClient.join(server.base_url, room["id"], ann)  # the recent chat too
+        texts = [line["text"] for line in again.messages[0]["chat"]]
+        assert "from ann" in texts and "from bob" not in texts
+        await again.close()
+    finally:
+        for client in sockets.values():
+            await client.close()
+
+
+async def test_a_report_reaches_the_queue_and_is_decided(server: Hall,
+                                                         http: httpx.AsyncClient) -> None:
+    ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
+    body = {"player": bob.id, "reason": "abuse", "text": "rude in chat"}
+    made = await call(http, "POST", "/api/reports", ann, body, 201)
+    later = await call(http, "POST", "/api/reports", ann,
+                       {**body, "reason": "collusion", "match": "m1", "text": "x" * 1000}, 201)
+    await call(http, "POST", "/api/reports", ann, {**body, "reason": "spite"}, 422)
+    await call(http, "POST", "/api/reports", ann, {**body, "text": "x" * 1001}, 422)
+    await call(http, "POST", "/api/reports", ann, {**body, "player": "nobody"}, 404)
+
+    queue = (await call(http, "GET", "/api/admin/reports", _admin(server)))["reports"]
+    ids = [r["id"] for r in queue]
+    assert ids.index(later["id"]) < ids.index(made["id"])  # newest first
+    mine = next(r for r in queue if r["id"] == made["id"])
+    assert (mine["reporter"], mine["player"], mine["reason"], mine["status"], mine["match"]) \
+        == (ann.id, bob.id, "abuse", "open", None)
+
+    decided = await call(http, "POST", f"/api/admin/reports/{made['id']}", _admin(server),
+                         {"status": "dismissed", "note": "banter"})
+    assert (decided["status"], decided["note"]) == ("dismissed", "banter")
+    assert decided["decided_by"] and decided["decided_at"]
+    await call(http, "POST", f"/api/admin/reports/{made['id']}", _admin(server),
+               {"status": "open", "note": "x"}, 422)
+    await call(http, "POST", "/api/admin/reports/nothing", _admin(server),
+               {"status": "actioned", "note": "x"}, 404)
+    audit = await _audit(http, server)
+    assert any((a["action"], a["player"], a["subject"], a["reason"])
+               == ("report_dismissed", bob.id, made["id"], "banter") for a in audit)
+
+
+async def test_a_chat_mute_refuses_chat_until_lifted(server: Hall,
+                                                     http: httpx.AsyncClient) -> None:
+    ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
+    room = await _room(http, ann)
+    await _join(http, room, bob)
+    muted = await call(http, "POST", f"/api/admin/players/{bob.id}/sanctions", _admin(server),
+                       {"kind": "chat_mute", "hours": 2, "reason": "spam"}, 201)
+    assert (muted["kind"], muted["player"], muted["lifted_at"]) == ("chat_mute", bob.id, None)
+    sockets = [await WsClient.join(server.base_url, room["id"], p) for p in (ann, bob)]
+    try:
+        refused = await sockets[1].refused({"type": "chat", "text": "buy chips here"})
+        assert refused["code"] == "chat_muted"
+        await call(http, "GET", "/api/me", bob)  # a mute is not a suspension
+
+        lifted = await call(http, "DELETE", f"/api/admin/sanctions/{muted['id']}",
+                            _admin(server))
+        assert lifted["lifted_at"]
+        await sockets[1].send({"type": "chat", "text": "sorry"})
+        await sockets[0].wait_for(lambda m: m.get("text") == "sorry")
+        assert not [m for m in sockets[0].messages if m.get("text") == "buy chips here"]
+    finally:
+        for client in sockets:
+            await client.close()
+    actions = {(a["action"], a["subject"]) for a in await _audit(http, server)}
+    assert {("chat_mute", muted["id"]), ("lift_chat_mute", muted["id"])} <= actions
+
+
+async def test_a_suspension_closes_sockets_and_refuses_the_token_at_once(
+        server: Hall, http: httpx.AsyncClient) -> None:
+    ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
+    room = await _room(http, ann)
+    await _join(http, room, bob)
+    socket = await WsClient.join(server.base_url, room["id"], bob)
+    made = await call(http, "POST", f"/api/admin/players/{bob.id}/sanctions", _admin(server),
+                      {"kind": "suspension", "hours": 24, "reason": "chip dumping"}, 201)
+    error = await socket.wait_for(lambda m: m["type"] == "error")
+    assert error["code"] == "suspended"
+    await socket.wait_closed()
+    assert await refusal(http, "GET", "/api/me", bob, None, 403) == "suspended"
+    assert await refusal(http, "POST", "/api/quickseat", bob, QUICK, 403) == "suspended"
+    late = await WsClient.open(server.base_url, room["id"])
+    await late.send({"type": "auth", "token": bob.token})
+    assert (await late.wait_for(lambda m: m["type"] == "error"))["code"] == "suspended"
+    await late.wait_closed()
+    await call(http, "GET", "/api/me", ann)  # others are untouched
+
+    await call(http, "DELETE", f"/api/admin/sanctions/{made['id']}", _admin(server))
+    await call(http, "GET", "/api/me", bob)  # lifted early: the same token works again
+    actions = {(a["action"], a["player"]) for a in await _audit(http, server)}
+    assert {("suspension", bob.id), ("lift_suspension", bob.id)} <= actions
+
+
+async def test_an_admin_cannot_sanction_themselves(server: Hall,
+                                                   http: httpx.AsyncClient) -> None:
+    me = await call(http, "GET", "/api/me", _admin(server))
+    assert await refusal(http, "POST", f"/api/admin/players/{me['id']}/sanctions",
+                         _admin(server), {"kind": "suspension", "hours": 1, "reason": "oops"},
+                         403) == "forbidden"
+    await call(http, "GET", "/api/me", _admin(server))
+    await call(http, "POST", "/api/admin/players/nobody/sanctions", _admin(server),
+               {"kind": "suspension", "hours": 1, "reason": "x"}, 404)
+    await call(http, "DELETE", "/api/admin/sanctions/nothing", _admin(server), None, 404)
+    for bad in ({"kind": "ban", "hours": 1, "reason": "x"},
+                {"kind": "suspension", "hours": 0, "reason": "x"}):
+        await call(http, "POST", f"/api/admin/players/{me['id']}/sanctions", _admin(server),
+                   bad, 422)
+
+
+async def test_a_correction_is_a_ledger_transfer_never_below_zero(
+        server: Hall, http: httpx.AsyncClient) -> None:
+    bob = await guest(http, "Bob")
+    start = await balance(http, bob)
+    path = f"/api/admin/players/{bob.id}/chips"
+    paid = await call(http, "POST", path, _admin(server), {"amount": 250, "reason": "refund"})
+    assert paid["balance"] == start + 250 == await balance(http, bob)
+    before = ledger_report(server.database_url)
+    assert await refusal(http, "POST", path, _admin(server),
+                         {"amount": -(start + 251), "reason": "too much"}, 409) \
+        == "insufficient_chips"
+    assert ledger_report(server.database_url) == before  # nothing changed
+    assert await refusal(http, "POST", path, _admin(server), {"amount": 0, "reason": "x"},
+                         400) == "bad_field"
+    taken = await call(http, "POST", path, _admin(server), {"amount": -100, "reason": "bug"})
+    assert taken["balance"] == start + 150 == await balance(http, bob)
+
+    ledger = await call(http, "GET", f"/api/admin/players/{bob.id}/ledger", _admin(server))
+    corrections = [t for t in ledger["transfers"] if t["reason"] == "correction"]
+    assert sorted(t["amount"] for t in corrections) == [100, 250]
+    audit = [a for a in await _audit(http, server) if a["player"] == bob.id]
+    assert [(a["action"], a["reason"]) for a in audit] == [("chips", "-100: bug"),
+                                                            ("chips", "+250: refund")]
+    assert all(a["admin_name"] for a in audit)
