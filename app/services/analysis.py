@@ -2,7 +2,7 @@
 
 The first request for a finished match has :class:`Analyst` run :func:`app.analysis.analyse_json`
 in its worker process (a one-process pool: one core at most, never the room's event loop) and
-waits for it (a match of ten hands of Standard takes about a second, docs/analysis.md); the
+waits for it (ten hands of Standard take about two seconds of CPU, docs/analysis.md); the
 answer is stored in ``match_analyses`` and every later request, on any process, reads it from
 there. Two requests for one match in one process share one computation.
 """
