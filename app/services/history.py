@@ -39,13 +39,6 @@ class MatchInProgress(FixedRefusal):
     code = Code.MATCH_IN_PROGRESS
 
 
-async def _player(s: AsyncSession, player_id: str) -> Player:
-    player = await s.get(Player, player_id)
-    if player is None:
-        raise matches.NotFound(f"no player {player_id!r}")
-    return player
-
-
 def _mine(player_id: str, game: str | None, *, public: bool = False) -> Any:
     """The matches over (finished or abandoned) in which `player_id` sat, with the seat; with
     `public`, only those of public rooms (what anyone may read of the player)."""
@@ -122,7 +115,7 @@ async def profile(s: AsyncSession, player_id: str) -> dict[str, Any]:
     """A player's public profile: name, member since, per game matches, wins, win rate, average
     score per hand, chips won and rating; and the recent matches. Private matches are left out
     of all of it (their players alone may read them); a rating, public anyway, stays whole."""
-    player = await _player(s, player_id)
+    player = await matches.existing_player(s, player_id)
     rows = (await s.execute(_mine(player_id, None, public=True))).all()
     finished = [(m, seat) for m, seat in rows if m.status == "finished"]
     chips = await _chips(s, [m.id for m, _ in finished])

@@ -29,6 +29,15 @@ class NotFound(FixedRefusal):
     code = Code.NOT_FOUND
 
 
+async def existing_player(s: AsyncSession, player_id: str) -> Player:
+    """The player ``player_id``, or 404 ``not_found`` (the message holds at most 40 characters
+    of the id asked for)."""
+    found = await s.get(Player, player_id)
+    if found is None:
+        raise NotFound(f"no player {player_id[:40]!r}")
+    return found
+
+
 async def list_matches(s: AsyncSession, *, player: str | None = None, game: str | None = None,
                        status: str | None = None, since: datetime | None = None,
                        until: datetime | None = None, limit: int = 50,
@@ -139,13 +148,11 @@ async def _describe(s: AsyncSession, account_id: int | None) -> dict[str, Any] |
 
 async def player_ledger(s: AsyncSession, player_id: str) -> dict[str, Any]:
     """A player's wallet: balance and every transfer in or out, newest first."""
-    player = await s.get(Player, player_id)
-    if player is None:
-        raise NotFound(f"no player {player_id!r}")
+    found = await existing_player(s, player_id)
     wallet = await ledger.wallet_of(s, player_id)
     history = await ledger.account_history(s, wallet.id)
-    return {"player": {"id": player.id, "name": player.name, "username": player.username,
-                       "role": player.role, "is_guest": player.is_guest},
+    return {"player": {"id": found.id, "name": found.name, "username": found.username,
+                       "role": found.role, "is_guest": found.is_guest},
             "balance": wallet.balance,
             "transfers": [await _transfer(s, t) for t in sorted(history, key=lambda t: -t.id)]}
 

@@ -15,9 +15,9 @@ from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.base import utcnow
-from app.db.models import AdminAction, Block, Player, Report, RoomSeat, Sanction, new_id
+from app.db.models import AdminAction, Block, Report, RoomSeat, Sanction, new_id
 from app.refusals import Code, FixedRefusal, Refusal
-from app.services import ledger
+from app.services import ledger, matches
 from app.services.matches import NotFound
 
 REASONS = ("cheating", "collusion", "abuse", "other")
@@ -40,13 +40,6 @@ class ChatMuted(FixedRefusal):
     code = Code.CHAT_MUTED
 
 
-async def _player(s: AsyncSession, player_id: str) -> Player:
-    player = await s.get(Player, player_id)
-    if player is None:
-        raise NotFound(f"no player {player_id[:40]!r}")
-    return player
-
-
 # --- blocks -----------------------------------------------------------------------------------
 
 
@@ -60,7 +53,7 @@ async def block(s: AsyncSession, player_id: str, other_id: str) -> list[str]:
     """Block ``other_id`` (a repeat changes nothing); the blocked list after it."""
     if other_id == player_id:
         raise Refusal(Code.BAD_FIELD, "you cannot block yourself", {"field": "id"})
-    await _player(s, other_id)
+    await matches.existing_player(s, other_id)
     if await s.get(Block, (player_id, other_id)) is None:
         s.add(Block(player_id=player_id, blocked_id=other_id))
         await s.flush()
@@ -108,7 +101,7 @@ async def blockers_of(s: AsyncSession, player_id: str) -> frozenset[str]:
 async def report(s: AsyncSession, reporter_id: str, player_id: str, match_id: str | None,
                  reason: str, text: str) -> str:
     """File a report; its id."""
-    await _player(s, player_id)
+    await matches.existing_player(s, player_id)
     row = Report(id=new_id(), reporter_id=reporter_id, player_id=player_id, match_id=match_id,
                  reason=reason, text=text, status="open")
     s.add(row)
@@ -183,7 +176,7 @@ async def sanction(s: AsyncSession, admin_id: str, player_id: str, kind: str, ho
     """Sanction a player for ``hours`` from now; an admin cannot sanction themselves."""
     if player_id == admin_id:
         raise Refusal(Code.FORBIDDEN, "an admin cannot sanction themselves")
-    await _player(s, player_id)
+    await matches.existing_player(s, player_id)
     now = utcnow()
     row = Sanction(id=new_id(), player_id=player_id, kind=kind, reason=reason, admin_id=admin_id,
                    ends_at=now + timedelta(hours=hours), created_at=now)
@@ -214,7 +207,7 @@ async def correct(s: AsyncSession, admin_id: str, player_id: str, amount: int, r
     """A compensating transfer between the bank and the player's wallet (never an edit):
     ``amount`` > 0 pays the wallet from the bank (minting what the bank lacks), < 0 takes
     from the wallet (``InsufficientChips`` if it holds too little: nothing changes)."""
-    await _player(s, player_id)
+    await matches.existing_player(s, player_id)
     action_id = new_id()
     moved = await ledger.correct(s, f"correction:{action_id}", player_id, amount)
     wallet = await ledger.wallet_of(s, player_id)
