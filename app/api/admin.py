@@ -8,10 +8,12 @@ progress (403 ``seated_in_match``) and record every view of a match in progress
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import Query, Request
+from fastapi import Depends, Query, Request
 from pydantic import BaseModel, BeforeValidator, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -62,15 +64,38 @@ Filter = Annotated[str | None, Query(max_length=MAX_TEXT)]
 Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
 
+@dataclass(frozen=True)
+class Page:
+    """Which rows of a list, newest first: ``limit`` of them (1 to 500) after ``offset``."""
+
+    limit: int
+    offset: int
+
+
+def _page(limit: Annotated[int, Query(ge=1, le=500)] = 50, offset: Offset = 0) -> Page:
+    return Page(limit, offset)
+
+
+PageDep = Annotated[Page, Depends(_page)]
+Rows = Callable[..., Awaitable[list[dict[str, Any]]]]
+
+
+async def _listed(session: AsyncSession, page: Page, key: str, rows: Rows) -> dict[str, Any]:
+    """``{key: rows}`` of one page, read in a transaction of its own (``rows`` takes the
+    session and the page's ``limit`` and ``offset``)."""
+    async with session.begin():
+        return {key: await rows(session, limit=page.limit, offset=page.offset)}
+
+
 @router.get("/matches")
 async def list_matches(
-        admin: AdminPlayer, session: SessionDep, player: Filter = None, game: Filter = None,
-        status: Filter = None, since: Moment = None, until: Moment = None,
-        limit: int = Query(50, ge=1, le=500), offset: Offset = 0) -> MatchListOut:
+        admin: AdminPlayer, session: SessionDep, page: PageDep, player: Filter = None,
+        game: Filter = None, status: Filter = None, since: Moment = None,
+        until: Moment = None) -> MatchListOut:
     async with session.begin():
         found = await matches.list_matches(session, player=player, game=game, status=status,
-                                           since=since, until=until, limit=limit,
-                                           offset=offset)
+                                           since=since, until=until, limit=page.limit,
+                                           offset=page.offset)
     return MatchListOut.model_validate({"matches": found})
 
 
@@ -111,12 +136,9 @@ async def player_ledger(player_id: str, admin: AdminPlayer, session: SessionDep)
 
 
 @router.get("/views")
-async def views(admin: AdminPlayer, session: SessionDep, limit: int = Query(50, ge=1, le=500),
-                offset: Offset = 0) -> ViewsOut:
+async def views(admin: AdminPlayer, session: SessionDep, page: PageDep) -> ViewsOut:
     """Admin views of matches in progress (who, which match, when, which route), newest first."""
-    async with session.begin():
-        return ViewsOut.model_validate(
-            {"views": await audit.list_views(session, limit=limit, offset=offset)})
+    return ViewsOut.model_validate(await _listed(session, page, "views", audit.list_views))
 
 
 # --- moderation (PROTOCOL.md §9): each action recorded in the audit ---------------------------
@@ -139,12 +161,10 @@ class CorrectionIn(BaseModel):
 
 
 @router.get("/reports")
-async def reports(admin: AdminPlayer, session: SessionDep, limit: int = Query(50, ge=1, le=500),
-                  offset: Offset = 0) -> ReportsOut:
+async def reports(admin: AdminPlayer, session: SessionDep, page: PageDep) -> ReportsOut:
     """Every report, newest first, with its status (open, dismissed, actioned)."""
-    async with session.begin():
-        return ReportsOut.model_validate(
-            {"reports": await moderation.reports(session, limit=limit, offset=offset)})
+    return ReportsOut.model_validate(
+        await _listed(session, page, "reports", moderation.reports))
 
 
 @router.post("/reports/{report_id}", responses=errors(404))
@@ -189,12 +209,9 @@ async def correct(player_id: str, body: CorrectionIn, admin: AdminPlayer,
 
 
 @router.get("/audit")
-async def audit_log(admin: AdminPlayer, session: SessionDep,
-                    limit: int = Query(50, ge=1, le=500), offset: Offset = 0) -> AuditOut:
+async def audit_log(admin: AdminPlayer, session: SessionDep, page: PageDep) -> AuditOut:
     """Every admin action, newest first: who, what, on whom, why, when."""
-    async with session.begin():
-        return AuditOut.model_validate(
-            {"actions": await audit.list_actions(session, limit=limit, offset=offset)})
+    return AuditOut.model_validate(await _listed(session, page, "actions", audit.list_actions))
 
 
 def _suspended(request: Request, gateway: Gateway, player_id: str) -> None:
