@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -180,6 +181,25 @@ def sign_in_as_guest(page: Any, name: str) -> str:
     page.click("[data-testid=auth-submit]")
     page.wait_for_selector("[data-testid=host-room]")
     return str(page.evaluate("localStorage.getItem('rummy.token')"))
+
+
+def open_replay(page: Any, match_id: str, link: Any = None) -> Any:
+    """Open the player's replay of ``match_id`` by clicking ``link`` (a locator of its
+    ``#/replay/ID`` link), else by its address; returns the step's position (``replay-pos``)
+    once the board of that match shows."""
+    if link is None:
+        page.goto(f"/#/replay/{match_id}")
+    else:
+        link.click()
+    sync_api.expect(page).to_have_url(re.compile(f"#/replay/{re.escape(match_id)}$"))
+    sync_api.expect(page.locator("[data-testid=replay-board]")).to_be_visible()
+    return page.locator("[data-testid=replay-pos]")
+
+
+def go_to_step(page: Any, step: int) -> None:
+    """Show the replay's (or the admin's match page's) ``step``, counting the deal as 1."""
+    page.locator(".action-list li button").nth(step - 1).click()
+    sync_api.expect(page.locator(".action-list li button.current")).to_have_count(1)
 
 
 def api(server: dict[str, Any], method: str, path: str, token: str | None = None,

@@ -30,6 +30,8 @@ from .conftest import (
     assert_accessible,
     assert_fits,
     create_admin,
+    go_to_step,
+    open_replay,
     screenshots,
     sign_in_as_guest,
 )
@@ -126,11 +128,11 @@ def test_the_replay_grades_a_passed_up_win_and_shows_the_best_move(
     expect(accuracy).to_contain_text("Your accuracy", timeout=ANALYSIS_WAIT)
     expect(accuracy).to_contain_text("%")
 
-    page.goto(f"/#/replay/{match_id}")
+    position = open_replay(page, match_id)
     expect(page.locator("[data-testid=analysis-summary]")).to_be_visible(timeout=ANALYSIS_WAIT)
     expect(page.locator("[data-testid=analysing]")).to_have_count(0)
-    page.locator(".action-list li button").nth(BLUNDER_STEP - 1).click()
-    expect(page.locator("[data-testid=replay-pos]")).to_contain_text(f"Step {BLUNDER_STEP} of")
+    go_to_step(page, BLUNDER_STEP)
+    expect(position).to_contain_text(f"Step {BLUNDER_STEP} of")
     expect(page.locator("[data-testid=replay-now]")).to_contain_text("discards")
     expect(page.locator(".action-list li button.current .grade-blunder")).to_have_text("??")
     _see_the_blunder(page)
@@ -175,6 +177,6 @@ def test_the_admins_match_page_shows_every_seats_analysis(
     expect(seats).to_be_visible(timeout=ANALYSIS_WAIT)
     expect(seats.locator("[data-testid=admin-analysis-0]")).to_contain_text("Careless Carl")
     expect(seats.locator("[data-testid=admin-analysis-1]")).to_contain_text("Steady Rival")
-    page.locator(".action-list li button").nth(BLUNDER_STEP - 1).click()
+    go_to_step(page, BLUNDER_STEP)
     _see_the_blunder(page)
     assert_accessible(page)

@@ -18,7 +18,7 @@ from tests.api.scenarios import KALUKI
 from tests.api.scripted import play_script, play_scripted
 from tests.waits import DEADLINE
 
-from .conftest import api, sign_in_as_guest
+from .conftest import api, open_replay, sign_in_as_guest
 
 BOARD = "[data-testid=replay-board]"
 
@@ -55,9 +55,9 @@ def _walk(page: Any, server: dict[str, Any], *, name: str, rival: str, texts: di
     expect(row).to_contain_text(rival)
     expect(row.locator("td").nth(6)).to_contain_text("+")  # the rating went up
 
-    row.locator("[data-testid=history-replay]").click()
+    position = open_replay(page, match_id, row.locator("[data-testid=history-replay]"))
     expect(page.locator("[data-testid=replay-seat-note]")).to_contain_text(name)
-    expect(page.locator("[data-testid=replay-pos]")).to_contain_text(
+    expect(position).to_contain_text(
         str(1 + len(KALUKI.actions(0))))
     assert _face_up(page, 1) == 15 and _face_up(page, 0) == 0  # my hand, theirs face down
     assert page.locator(f"{BOARD} [data-testid=replay-seat-0] .card").count() == 15
