@@ -146,6 +146,7 @@ class Code(StrEnum):
     RATED_ROOM_HUMANS_ONLY = "rated_room_humans_only", 409
     ROOM_FULL = "room_full", 409
     ROOM_STARTED = "room_started", 409
+    SAME_ADDRESS = "same_address", 403
     SEATED_IN_MATCH = "seated_in_match", 403
     SEATS_EMPTY = "seats_empty", 409
     SPECTATORS_CANNOT_CHAT = "spectators_cannot_chat"

@@ -42,3 +42,18 @@ def test_settings_are_frozen_and_travel_as_json() -> None:
     assert RoomSettings.from_json(settings.to_json()) == settings
     assert settings.rules.players == 3
     assert "deals" not in settings.shown()
+
+
+@pytest.mark.parametrize(("changes", "kept"), [
+    ({}, False),  # a free room: several accounts from one address may sit
+    ({"stake": 1, "buy_in": 100}, True),  # a room with a stake: one account per address
+    ({"buy_in": 100}, False),  # a buy-in with no stake moves no chips between players
+    ({"stake": 1, "buy_in": 100, "one_per_address": False}, False),  # the host turned it off
+    ({"one_per_address": True}, True),  # or on in a free room
+])
+def test_one_account_per_address_is_on_by_default_with_a_stake(changes: dict[str, Any],
+                                                              kept: bool) -> None:
+    settings = RoomSettings(game="standard", seats=2, **changes)
+    assert settings.one_per_address is kept
+    assert settings.shown()["one_per_address"] is kept
+    assert RoomSettings.from_json(settings.to_json()).one_per_address is kept

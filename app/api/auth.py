@@ -15,7 +15,7 @@ from app.db.models import Player
 from app.services import accounts
 from app.services.throttle import Limit, Throttle, Ticket
 
-from .deps import BearerToken, CurrentPlayer, GatewayDep, SessionDep
+from .deps import BearerToken, CurrentPlayer, GatewayDep, SessionDep, client_address
 from .schemas import (
     NAME_RULE,
     PASSWORD_RULE,
@@ -52,8 +52,8 @@ def _answer(token: str, player: Player) -> TokenOut:
 
 
 def _address(request: Request) -> str:
-    """The client's address (uvicorn takes it from X-Forwarded-For only for trusted proxies)."""
-    return request.client.host if request.client is not None else "unknown"
+    """The client's address, the throttles' key (`client_address`)."""
+    return client_address(request) or "unknown"
 
 
 async def _take(request: Request, *checks: tuple[Limit, str]) -> list[Ticket]:

@@ -86,6 +86,13 @@ async def _admin_player(player: CurrentPlayer) -> Player:
 AdminPlayer = Annotated[Player, Depends(_admin_player)]
 
 
+def client_address(request: Request) -> str | None:
+    """The client's address as uvicorn gives it: the socket's peer, or the X-Forwarded-For
+    address when the peer is one of the trusted proxies (``RUMMY_TRUSTED_PROXIES``); None if
+    unknown."""
+    return request.client.host if request.client is not None else None
+
+
 async def player_for_token(app: FastAPI, token: str) -> Player | None:
     """The player a bearer token names, or None (its own short transaction); a player whose
     suspension is in force is refused (403 ``suspended``, PROTOCOL.md §9)."""

@@ -25,8 +25,11 @@ from app.services.room_settings import RoomSettings
 
 from .gateway import Gateway
 
-# A candidate refusing the join with one of these was taken by someone else meanwhile.
-PASSED_OVER = frozenset({Code.ROOM_FULL, Code.ROOM_STARTED, Code.NO_SUCH_ROOM})
+# A candidate refusing the join with one of these was taken by someone else meanwhile, or
+# seats someone the caller may not sit beside (a block, or their client address in a room of
+# one account per address: docs/security.md).
+PASSED_OVER = frozenset({Code.ROOM_FULL, Code.ROOM_STARTED, Code.NO_SUCH_ROOM, Code.BLOCKED,
+                         Code.SAME_ADDRESS})
 
 
 @dataclass(frozen=True)
@@ -36,9 +39,11 @@ class Seated:
 
 
 async def quick_seat(gateway: Gateway, registry: RoomRegistry, session: AsyncSession,
-                     settings: RoomSettings, caller: Caller) -> Seated:
-    """Seat ``caller`` by quick seat: the waiting quick-seat room they already sit in (of any
-    settings), else the fullest of ``settings`` (then the oldest), else a new one."""
+                     settings: RoomSettings, caller: Caller, address: str | None = None
+                     ) -> Seated:
+    """Seat ``caller``, who asks from the client ``address``, by quick seat: the waiting
+    quick-seat room they already sit in (of any settings), else the fullest of ``settings``
+    (then the oldest), else a new one."""
     key = settings.table_key()
     async with gateway.exclusive(f"quickseat:{key}"):
         async with session.begin():
@@ -50,11 +55,13 @@ async def quick_seat(gateway: Gateway, registry: RoomRegistry, session: AsyncSes
                           if not await moderation.blocks_between(session, caller.id, room_id)]
         for room_id in ([mine] if mine is not None else []) + candidates:
             try:
-                return Seated(await gateway.run(room_id, Join(), caller), opened=False)
+                return Seated(await gateway.run(room_id, Join(address=address), caller),
+                              opened=False)
             except Refusal as exc:
                 if exc.code not in PASSED_OVER:
                     raise
-        room = await registry.create(caller.id, caller.name, settings, quick_seat=key)
+        room = await registry.create(caller.id, caller.name, settings, quick_seat=key,
+                                     address=address)
         await gateway.announce(room)
         return Seated({"seat": room.seat_of(caller.id), "room": room_out(room, caller.id)},
                       opened=True)

@@ -29,10 +29,9 @@ from app.rooms.commands import (
     Start,
     room_out,
 )
-from app.services import moderation
 from app.services.room_settings import MAX_STAKE, MAX_TURN_SECONDS, RoomSettings
 
-from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep
+from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep, client_address
 from .quickseat import quick_seat
 from .schemas import (
     BotsOut,
@@ -63,6 +62,8 @@ class RoomIn(BaseModel):
     private: StrictBool = False  # the flags are true or false, not 1 or 0 (as the schema says)
     spectator_chat: StrictBool = False
     rated: StrictBool = False  # ratings change after the match; people only, no computer players
+    # One account per client address (docs/security.md); null: on when the room has a stake.
+    one_per_address: StrictBool | None = None
     deals: list[dict[str, Any]] | None = None
 
     def settings(self) -> RoomSettings:
@@ -123,7 +124,8 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     if body.deals is not None and not request.app.state.settings.dev_stacked_decks:
         raise Refusal(Code.DEALS_NOT_ALLOWED,
                       "stacked deals need RUMMY_DEV_STACKED_DECKS=1 (never in production)")
-    room = await registry.create(player.id, player.name, body.settings())
+    room = await registry.create(player.id, player.name, body.settings(),
+                                 address=client_address(request))
     await gateway.announce(room)
     return RoomOut.model_validate(room_out(room, player.id))
 
@@ -132,10 +134,12 @@ async def create_room(body: RoomIn, player: CurrentPlayer, registry: RegistryDep
     200: {"model": JoinedOut, "description": "Seated in a quick-seat room that was waiting"},
     201: {"description": "Seated in a new quick-seat room"}, **errors(400, 401, 404, 409)})
 async def quickseat(body: QuickSeatIn, player: CurrentPlayer, registry: RegistryDep,
-                    gateway: GatewayDep, session: SessionDep, response: Response) -> JoinedOut:
+                    gateway: GatewayDep, session: SessionDep, response: Response,
+                    request: Request) -> JoinedOut:
     """Play now with strangers (docs/server.md, "Quick seat"): a seat at the fullest waiting
     quick-seat room of these settings, or at a new one (201); the room starts when full."""
-    seated = await quick_seat(gateway, registry, session, body.settings(), _caller(player))
+    seated = await quick_seat(gateway, registry, session, body.settings(), _caller(player),
+                              client_address(request))
     if not seated.opened:
         response.status_code = 200
     return JoinedOut.model_validate(seated.answer)
@@ -162,14 +166,14 @@ async def invite(code: str, player: CurrentPlayer, gateway: GatewayDep) -> RoomO
 
 
 @router.post("/rooms/{room_id}/join", responses=errors(400, 401, 403, 404, 409))
-async def join(room_id: str, player: CurrentPlayer, gateway: GatewayDep, session: SessionDep,
+async def join(room_id: str, player: CurrentPlayer, gateway: GatewayDep, request: Request,
                body: JoinIn | None = None) -> JoinedOut:
     """Take a seat (by the room's id, or its invite code for a private room); 403 ``blocked``
-    beside a player one blocked or who blocked one (PROTOCOL.md §9)."""
-    async with session.begin():
-        await moderation.check_may_sit(session, player.id, room_id)
+    beside a player one blocked or who blocked one (PROTOCOL.md §9), 403 ``same_address`` from
+    the address of a person seated where the room keeps one account per address."""
+    invite = body.invite if body is not None else None
     return JoinedOut.model_validate(await gateway.run(
-        room_id, Join(body.invite if body is not None else None), _caller(player)))
+        room_id, Join(invite, client_address(request)), _caller(player)))
 
 
 @router.post("/rooms/{room_id}/leave", responses=errors(400, 401, 404, 409))
@@ -203,7 +207,8 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     s = found["settings"]
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
     room = await registry.create(player.id, player.name,
-                                 RoomSettings.from_json({**s, "deals": deals}))
+                                 RoomSettings.from_json({**s, "deals": deals}),
+                                 address=client_address(request))
     for level, count in Counter(s["bots"]).items():
         await room.handle(AddBots(count, level), caller)
     await room.chat_log.carry(found["chat"])

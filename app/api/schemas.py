@@ -509,6 +509,7 @@ class RoomOut(Out):
     spectator_chat: bool
     rated: bool
     stand_in_for_absent: bool  # a tournament table: absent players' turns are played for them
+    one_per_address: bool  # a second person from a seated person's address is refused a seat
     status: str
     match_id: str | None
     players: list[SeatOut | None]

@@ -52,8 +52,8 @@ class OwnedStore:
     async def save_room(self, room: RoomRecord) -> None:
         await self._write(room, self.inner.save_room(room))
 
-    async def sit(self, room: RoomRecord, seat: SeatRecord) -> None:
-        await self._write(room, self.inner.sit(room, seat))
+    async def sit(self, room: RoomRecord, seat: SeatRecord, blocks: bool = True) -> None:
+        await self._write(room, self.inner.sit(room, seat, blocks))
 
     async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
         await self._write(room, self.inner.stand(room, seat))

@@ -203,6 +203,10 @@ class Room(Base):
     # player, and the match never waits for its people (docs/server.md, "Tournaments").
     stand_in_for_absent: Mapped[bool] = mapped_column(Boolean, default=False,
                                                       server_default=text("false"))
+    # One account per client address (0013): a person's seat is refused from the address of a
+    # person already seated (docs/security.md); the host's choice, by default on with a stake.
+    one_per_address: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                  server_default=text("false"))
     # Stacked deals for scripted tests (RUMMY_DEV_STACKED_DECKS only).
     dev_deals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = _created()

@@ -81,12 +81,16 @@ class Invite:
 
 @dataclass(frozen=True)
 class Join:
+    """Take a seat; ``address``: the caller's client address, carried to the room's owner,
+    where a room that keeps one account per address checks it (docs/security.md)."""
+
     invite: str | None = None
+    address: str | None = None
     op: Literal["join"] = "join"
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         _check_admits(room, caller, self.invite)
-        seat = await room.join(caller.id, caller.name)
+        seat = await room.join(caller.id, caller.name, self.address)
         return {"seat": seat, "room": room_out(room, caller.id)}
 
 
@@ -134,7 +138,7 @@ class SeatTable:
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         for player_id, name in self.players:
-            await room.join(player_id, name)
+            await room.join(player_id, name, by_server=True)
         if room.record.status == "waiting":
             await room.start(room.record.host_id)
         return {"status": room.record.status}

@@ -30,15 +30,16 @@ class RoomRegistry:
         self.claim = claim
 
     async def create(self, host_id: str, host_name: str, settings: RoomSettings,
-                     quick_seat: str | None = None) -> Room:
-        """Persist a room with the host's (already validated) settings and seat the host;
-        ``quick_seat``: the table key of a room quick seat opens (`RoomRecord.quick_seat`)."""
+                     quick_seat: str | None = None, address: str | None = None) -> Room:
+        """Persist a room with the host's (already validated) settings and seat the host, who
+        asks from the client ``address``; ``quick_seat``: the table key of a room quick seat
+        opens (`RoomRecord.quick_seat`)."""
         self._check_waiting_cap(host_id)
         self._opening[host_id] = self._opening.get(host_id, 0) + 1
         try:
             return await self._open(host_id, host_name, RoomRecord(
                 id=secrets.token_hex(8), host_id=host_id, settings=settings,
-                invite_code=secrets.token_urlsafe(9), quick_seat=quick_seat))
+                invite_code=secrets.token_urlsafe(9), quick_seat=quick_seat), address)
         finally:
             self._opening[host_id] -= 1
             if not self._opening[host_id]:
@@ -68,15 +69,16 @@ class RoomRegistry:
                           f"{self.max_waiting_per_host} rooms that wait for players (the "
                           "most at once): start or leave one first")
 
-    async def _open(self, host_id: str, host_name: str, record: RoomRecord) -> Room:
-        """Store the new room and seat its host."""
+    async def _open(self, host_id: str, host_name: str, record: RoomRecord,
+                    address: str | None = None) -> Room:
+        """Store the new room and seat its host (from ``address``)."""
         if self.claim is not None:
             await self.claim(record.id)
             record.fence = 1
         await self.store.save_room(record)
         room = Room(record, self.store, self.timing)
         try:
-            await room.join(host_id, host_name)
+            await room.join(host_id, host_name, address)
         except Refusal:  # the host cannot sit (the buy-in): no room without its host
             record.status = "closed"
             await self.store.save_room(record)

@@ -105,12 +105,13 @@ class Room:
 
     # --- seats ----------------------------------------------------------------------------
 
-    async def join(self, player_id: str, name: str) -> int:
-        """Seat the player (their seat again if they have one). The join that fills a
-        quick-seat room starts it; if starting fails, the next join (the same player asking
-        again) tries again."""
+    async def join(self, player_id: str, name: str, address: str | None = None, *,
+                   by_server: bool = False) -> int:
+        """Seat the player, who joins from the client ``address`` (their seat again if they
+        have one; `Seating.join`). The join that fills a quick-seat room starts it; if starting
+        fails, the next join (the same player asking again) tries again."""
         async with self.lock:
-            seat = await self.seating.join(player_id, name)
+            seat = await self.seating.join(player_id, name, address, by_server=by_server)
             self._seats_changed()
             if self.seating.starts_itself():
                 await self._begin()
@@ -148,6 +149,7 @@ class Room:
     async def _begin(self) -> None:
         """Start the match and deal its first hand (under the lock, every seat taken)."""
         await self.runner.start()
+        self.seating.forget_addresses()
         self._mark_absent_players()
         self._changed(await self.runner.deal_next())
 

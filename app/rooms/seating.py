@@ -2,6 +2,12 @@
 
 A player who leaves during a match keeps the seat's record (its escrow returns to them at the
 end) but a computer player takes it over for good: ``acting_seat`` no longer finds them.
+
+A person who takes a seat themselves (join, invite, quick seat, a rematch's room) is refused
+beside a player a block stands between (PROTOCOL.md §9: the store checks it in the seat's own
+transaction, under the room's lock, so two joins at once cannot both pass) and, where the room
+keeps one account per address, from the client address of a person seated (docs/security.md).
+A tournament's table is seated by the server, and neither applies there.
 """
 
 from __future__ import annotations
@@ -24,6 +30,10 @@ class Seating:
         self.seats: list[SeatRecord | None] = [None] * record.settings.seats
         for seat in record.taken:
             self.seats[seat.seat] = seat
+        # The client address each person seated here while waiting joined from (only for
+        # `one_per_address`; forgotten once the match starts). Memory only: a room rebuilt from
+        # the database (a restart, another process taking it over) knows none of its seats'.
+        self.addresses: dict[int, str] = {}
 
     def acting_seat(self, player_id: str) -> int | None:
         """The seat ``player_id`` plays (None if they have none, or left it)."""
@@ -78,14 +88,34 @@ class Seating:
         if self.record.status != "waiting":
             raise Refusal(Code.ROOM_STARTED, "the match has already started")
 
-    async def join(self, player_id: str, name: str) -> int:
+    async def join(self, player_id: str, name: str, address: str | None = None, *,
+                   by_server: bool = False) -> int:
+        """Seat the player (their seat again if they have one) who joins from ``address``;
+        ``by_server``: a tournament's table, seated whatever blocks or addresses say."""
         current = self.acting_seat(player_id)
         if current is not None:
             return current
         self.check_waiting()
         seat = self._free_seat()
-        await self._sit(SeatRecord(seat, player_id, None, name))
+        if not by_server:
+            self._check_address(address)
+        await self._sit(SeatRecord(seat, player_id, None, name), blocks=not by_server)
+        if address is not None:
+            self.addresses[seat] = address
         return seat
+
+    def _check_address(self, address: str | None) -> None:
+        """Refuse (403 ``same_address``) a seat from the address of a person seated, where the
+        room keeps one account per address. An address not known never refuses: a computer
+        player has none, and a room rebuilt from the database knows none of its seats'."""
+        if self.record.settings.one_per_address and address is not None \
+                and address in self.addresses.values():
+            raise Refusal(Code.SAME_ADDRESS, "someone from your address is seated in this room "
+                          "already, and the room allows one account per address")
+
+    def forget_addresses(self) -> None:
+        """The match started: no one joins any more, so the addresses are not needed."""
+        self.addresses.clear()
 
     async def add_bots(self, player_id: str, count: int, level: str = DEFAULT_LEVEL) -> list[int]:
         """Seat ``count`` computer players of ``level`` (easy, normal, hard); the seat's
@@ -142,13 +172,15 @@ class Seating:
         self.record.status = "closed"
         await self.store.save_room(self.record)
 
-    async def _sit(self, record: SeatRecord) -> None:
-        await self.store.sit(self.record, record)
+    async def _sit(self, record: SeatRecord, blocks: bool = True) -> None:
+        await self.store.sit(self.record, record, blocks)
         self.seats[record.seat] = record
         self._sync_taken()
 
     def _sync_taken(self) -> None:
         self.record.taken = [s for s in self.seats if s is not None]
+        self.addresses = {seat: address for seat, address in self.addresses.items()
+                          if self.seats[seat] is not None}
 
     def _free_seat(self) -> int:
         for i, seat in enumerate(self.seats):

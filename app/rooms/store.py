@@ -16,8 +16,10 @@ __all__ = ["HandRecord", "LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
 class MatchStore(Protocol):
     async def save_room(self, room: RoomRecord) -> None: ...
 
-    async def sit(self, room: RoomRecord, seat: SeatRecord) -> None:
-        """Record the seat and escrow its buy-in (raises a ``Refusal`` if it cannot)."""
+    async def sit(self, room: RoomRecord, seat: SeatRecord, blocks: bool = True) -> None:
+        """Record the seat and escrow its buy-in (raises a ``Refusal`` if it cannot: 403
+        ``blocked`` if ``blocks`` and a block stands between a person and one seated, read in
+        the same transaction; the room's lock keeps other seats from being taken meanwhile)."""
 
     async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
         """Free the seat and return its escrow."""

@@ -43,6 +43,10 @@ class RoomSettings:
     # A tournament table: a seat whose player is not connected is played by a computer player
     # from its turn's start, and the match neither waits for its people nor is abandoned.
     stand_in_for_absent: bool = False
+    # Refuse a person's seat from a client address a person already seated in the room joined
+    # from (docs/security.md, "One account per address"); None: on in a room with a stake,
+    # resolved when the value is made, so a made value always holds True or False.
+    one_per_address: bool | None = None
     deals: list[dict[str, Any]] | None = None  # stacked deals (RUMMY_DEV_STACKED_DECKS only)
     rules: GameRules = field(init=False, repr=False, compare=False)
 
@@ -66,6 +70,8 @@ class RoomSettings:
             raise Refusal(Code.BAD_GRACE_SECONDS,
                                   f"grace_seconds must be 0..{MAX_GRACE_SECONDS}")
         object.__setattr__(self, "rules", rules)
+        if self.one_per_address is None:
+            object.__setattr__(self, "one_per_address", self.stake > 0)
 
     def shown(self) -> dict[str, Any]:
         """The settings as a room's summary shows them (all but the stacked deals)."""
@@ -73,7 +79,8 @@ class RoomSettings:
                 "stake": self.stake, "buy_in": self.buy_in, "turn_seconds": self.turn_seconds,
                 "grace_seconds": self.grace_seconds, "private": self.private,
                 "spectator_chat": self.spectator_chat, "rated": self.rated,
-                "stand_in_for_absent": self.stand_in_for_absent}
+                "stand_in_for_absent": self.stand_in_for_absent,
+                "one_per_address": self.one_per_address}
 
     def table_key(self) -> str:
         """What quick seat matches callers on: these settings with every option of the game

@@ -45,9 +45,12 @@ class SqlMatchStore:
         async with self.sessions() as s, s.begin():
             await _upsert_room(s, room)
 
-    async def sit(self, room: RoomRecord, seat: SeatRecord) -> None:
-        """Take the seat and escrow the buy-in, in one transaction."""
+    async def sit(self, room: RoomRecord, seat: SeatRecord, blocks: bool = True) -> None:
+        """Take the seat and escrow the buy-in, in one transaction; ``blocks``: first refuse a
+        person's seat beside a player a block stands between (PROTOCOL.md §9)."""
         async with self.sessions() as s, s.begin():
+            if blocks and seat.player_id is not None:
+                await moderation.check_may_sit(s, seat.player_id, room.id)
             s.add(RoomSeat(room_id=room.id, seat=seat.seat, player_id=seat.player_id,
                            bot=seat.bot, name=seat.name))
             if room.settings.buy_in > 0:
@@ -295,7 +298,8 @@ def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
         game=room.game, options=room.options, seats=room.seats, stake=room.stake,
         buy_in=room.buy_in, turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds,
         private=room.private, spectator_chat=room.spectator_chat, rated=room.rated,
-        stand_in_for_absent=room.stand_in_for_absent, deals=room.dev_deals)
+        stand_in_for_absent=room.stand_in_for_absent, one_per_address=room.one_per_address,
+        deals=room.dev_deals)
     return RoomRecord(
         id=room.id, host_id=room.host_id, settings=settings,
         invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,

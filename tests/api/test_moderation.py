@@ -6,6 +6,7 @@ transfers that never take a wallet below zero; the audit lists every admin actio
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,6 +78,24 @@ async def test_a_block_refuses_the_seat_both_ways(http: httpx.AsyncClient) -> No
 
     assert await call(http, "DELETE", f"/api/players/{bob.id}/block", ann) == {"blocked": []}
     await _join(http, anns, bob)
+
+
+async def test_two_joins_at_once_across_a_block_seat_only_one(http: httpx.AsyncClient) -> None:
+    """The block is checked where the seat is taken (in the room, in the seat's own
+    transaction), so two players a block stands between who join at once are never both
+    seated: one is, the other is refused 403 ``blocked``."""
+    ann, bob, cat = [await guest(http, name) for name in ("Ann", "Bob", "Cat")]
+    await call(http, "POST", f"/api/players/{bob.id}/block", ann)
+    for _ in range(6):
+        room = await call(http, "POST", "/api/rooms", cat, ROOM)
+        answers = await asyncio.gather(*(
+            http.post(f"/api/rooms/{room['id']}/join", headers=p.headers) for p in (ann, bob)))
+        assert sorted(a.status_code for a in answers) == [200, 403], [a.text for a in answers]
+        refused = next(a for a in answers if a.status_code == 403)
+        assert refused.json()["detail"]["code"] == "blocked"
+        seated = await call(http, "GET", f"/api/rooms/{room['id']}", cat)
+        assert seated["taken"] == 2
+        await call(http, "POST", f"/api/rooms/{room['id']}/leave", cat)  # closes: 5 at most
 
 
 async def test_a_blocked_players_chat_is_not_delivered(server: Hall,

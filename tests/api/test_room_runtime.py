@@ -350,7 +350,8 @@ async def test_a_match_with_no_human_connected_is_abandoned(
     hand in play is void, every seat's escrow is returned, the room closes and leaves the
     lobby. A room whose human stays connected plays on."""
     ann, ben, cy = await guest(http, "Ann"), await guest(http, "Ben"), await guest(http, "Cy")
-    room = await _room(http, ann, [ben], bots=1, stake=1, buy_in=100)
+    room = await _room(http, ann, [ben], bots=1, stake=1, buy_in=100,
+                       one_per_address=False)  # both people connect from 127.0.0.1
     control = await _room(http, cy, bots=1, stake=1, buy_in=100)
     clients = [await WsClient.join(proc.base_url, room["id"], p) for p in (ann, ben)]
     c = await WsClient.join(proc.base_url, control["id"], cy)

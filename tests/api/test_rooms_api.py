@@ -44,7 +44,9 @@ async def http(server: Hall) -> AsyncIterator[httpx.AsyncClient]:
 
 
 def room_body(**changes: Any) -> dict[str, Any]:
-    return {"game": "standard", "options": {}, "seats": 2, **changes}
+    """A room's body; several of this module's guests (all at 127.0.0.1) sit at one staked
+    table, so one account per address is off (tests/api/test_one_per_address.py tests it)."""
+    return {"game": "standard", "options": {}, "seats": 2, "one_per_address": False, **changes}
 
 
 async def lobby_ids(http: httpx.AsyncClient) -> set[str]:

@@ -23,7 +23,7 @@ TABLES = {
     "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
     "tournament_tables", "match_analyses", "blocks", "reports", "sanctions", "admin_actions",
 }
-HEAD = "0011"
+HEAD = "0013"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [

@@ -41,7 +41,8 @@ def test_leave_and_resign_at_the_table_then_the_abandoned_table_closes(
     ann_token = sign_in_as_guest(ann, "Ann")
     ben_token = sign_in_as_guest(ben, "Ben")
     room = api(server, "POST", "/api/rooms", ann_token, {
-        "game": "standard", "seats": 2, "stake": 1, "buy_in": BUY_IN, "grace_seconds": 120})
+        "game": "standard", "seats": 2, "stake": 1, "buy_in": BUY_IN, "grace_seconds": 120,
+        "one_per_address": False})  # both people connect from 127.0.0.1
     room_id = room["id"]
     api(server, "POST", f"/api/rooms/{room_id}/join", ben_token, {})
     ann.goto(f"/#/room/{room_id}")
