@@ -172,8 +172,8 @@ def test_the_admin_decides_the_report_and_reads_the_audit(new_page: Any,
     expect(decision).to_contain_text("Warned in writing")
     expect(decision).to_contain_text("Acted on a report")
     expect(decision).to_contain_text("Bruno")
-    expect(page.locator("[data-testid=audit-list] tr[data-action=view_live_match]").first).to_contain_text(
-        "Opened a match in progress")
+    viewed = page.locator("[data-testid=audit-list] tr[data-action=view_live_match]").first
+    expect(viewed).to_contain_text("Opened a match in progress")
     assert_accessible(page)
     screenshot(page, "admin-audit.png")
 
