@@ -88,7 +88,8 @@ const newId = () => `${Date.now().toString(36)}-${++idCounter}`;
  * One room's socket. Reconnects by itself (with back-off) and authenticates again; the server
  * then sends the current state. Nothing is resent: an action whose answer was lost is settled
  * by the state that follows.
- * handlers: onMessage(msg), onStatus(status: connecting | open | reconnecting | failed).
+ * handlers: onMessage(msg), onStatus(status: connecting | open | reconnecting, or for good:
+ * auth_failed | no_room | too_many_sockets | suspended, PROTOCOL.md §9).
  */
 export class RoomSocket {
   constructor(roomId, token, handlers, invite = null) {
@@ -117,6 +118,7 @@ export class RoomSocket {
   }
 
   receive(msg) {
+    if (msg.type === 'error' && msg.code === 'suspended') this.suspended = true; // the close follows
     if (msg.type === 'state') {
       this.attempt = 0;
       this.status('open');
@@ -137,7 +139,7 @@ export class RoomSocket {
     }
     this.pending.clear();
     if (this.closed) return;
-    const final = { 4401: 'auth_failed', 4404: 'no_room', 4429: 'too_many_sockets' }[code];
+    const final = this.suspended ? 'suspended' : { 4401: 'auth_failed', 4404: 'no_room', 4429: 'too_many_sockets' }[code];
     if (final) { // reconnecting would not help (4429: it would close another of our sockets)
       this.status(final);
       return;

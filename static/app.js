@@ -87,6 +87,15 @@ function GuestLogout({ onConfirm, onCancel }) {
   </div>`;
 }
 
+/** A suspended account: what happened, instead of pages whose every call is refused. */
+function Suspended({ onLogout }) {
+  return html`<section class="panel narrow" data-testid="suspended">
+    <h1>${t('mod.suspended_title')}</h1>
+    <p role="alert">${t('conn.suspended')}</p>
+    <button type="button" class="btn" onClick=${onLogout}>${t('auth.logout')}</button>
+  </section>`;
+}
+
 function Header({ me, onLogout }) {
   return html`<header class="topbar">
     <a class="brand" href="#/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('app.title')}</a>
@@ -119,6 +128,7 @@ function App() {
   const [me, setMe] = useState(null);
   const [checked, setChecked] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [suspended, setSuspended] = useState(false);
 
   const refreshMe = async () => {
     if (!session.token) {
@@ -128,8 +138,11 @@ function App() {
     }
     try {
       setMe(await api('/api/me'));
+      setSuspended(false);
     } catch (e) {
-      if (e.status === 401) {
+      if (e.code === 'suspended') {
+        setSuspended(true); // every call is refused until it ends (PROTOCOL.md §9)
+      } else if (e.status === 401) {
         session.clear();
         setMe(null);
       } else {
@@ -147,6 +160,7 @@ function App() {
 
   const logout = async () => {
     setConfirming(false);
+    setSuspended(false);
     await revokeToken(session.token);
     session.clear();
     setMe(null);
@@ -156,6 +170,7 @@ function App() {
 
   let body;
   if (!checked) body = html`<p class="loading">${t('app.loading')}</p>`;
+  else if (suspended) body = html`<${Suspended} onLogout=${logout} />`;
   else if (!me) body = html`<${Entry} onAuthed=${refreshMe} />`;
   else if (route.name === 'room') body = html`<${RoomView} key=${route.id} id=${route.id} me=${me} refreshMe=${refreshMe} />`;
   else if (route.name === 'join') body = html`<${JoinInvite} code=${route.code} />`;

@@ -17,6 +17,7 @@ import { TableExit, StandIn, markPlayedFor, playedForText } from './leave.js';
 import { lastMoves, LastMove } from './lastmove.js';
 import { ActionButton, whyNot } from './reasons.js';
 import { HandAccuracy, ResultExplanation } from './results.js';
+import { PlayerName, PlayerMenuHost, menuPlayer, shownChat, useBlocks, useMutes } from './moderation.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -164,6 +165,8 @@ export function RoomView({ id, me, refreshMe }) {
   const sockRef = useRef(null);
 
   useEffect(() => {
+    let players = []; // the seats as last seen: a chat line's seat names its author
+    const byOf = (c) => (c.seat !== null && c.seat !== undefined && players[c.seat] ? players[c.seat].player_id : null);
     const tracker = fairTracker(id, me, setFair);
     setFair({ ...tracker.store });
     const spoken = {}; // the turn last announced
@@ -173,12 +176,13 @@ export function RoomView({ id, me, refreshMe }) {
         if (m.type === 'seed') seedSent(id);
         if (m.type === 'state') {
           showMoves(m); // reads the table as it is, before this state is drawn
+          players = m.room.players;
           setMsg(m);
           speak(m, spoken);
           const stamp = Date.now();
           const entries = markPlayedFor(m.events || []).map((e, i) => ({ e, key: `${m.seq}-${stamp}-${i}-${e.type}` }));
           if (m.chat) { // a connection's first state: the room's recent past replaces ours
-            setChat(m.chat.map((c, i) => ({ ...c, key: `${stamp}-${i}` })));
+            setChat(m.chat.map((c, i) => ({ ...c, by: byOf(c), key: `${stamp}-${i}` })));
             setLog(entries.slice(-60));
           } else if (entries.length) {
             setLog((l) => [...l, ...entries].slice(-60));
@@ -186,8 +190,8 @@ export function RoomView({ id, me, refreshMe }) {
         } else if (m.type === 'rematch') {
           setOffer(m);
         } else if (m.type === 'chat') {
-          setChat((c) => [...c, { ...m, key: Date.now() + Math.random() }].slice(-100));
-        } else if (m.type === 'error' && m.id == null) {
+          setChat((c) => [...c, { ...m, by: byOf(m), key: Date.now() + Math.random() }].slice(-100));
+        } else if (m.type === 'error' && m.id == null && m.code !== 'suspended') { // suspended: the banner says it
           toast(errorText(m), 'error');
         }
       },
@@ -208,19 +212,19 @@ export function RoomView({ id, me, refreshMe }) {
 
   const banner = status === 'reconnecting' || status === 'connecting' && msg
     ? html`<div class="banner warn" role="status" data-testid="reconnecting">${t('conn.reconnecting')}</div>`
-    : status === 'auth_failed' || status === 'no_room' || status === 'too_many_sockets'
-      ? html`<div class="banner error" role="alert" data-testid="conn-closed">${t('conn.' + status)}</div>`
+    : status === 'auth_failed' || status === 'no_room' || status === 'too_many_sockets' || status === 'suspended'
+      ? html`<div class="banner error" role="alert" data-testid="conn-closed">${t('conn.' + status)}</div>
+          <p><a class="btn" href="#/" data-testid="back-lobby">${t('conn.back_lobby')}</a></p>`
       : null;
 
-  if (!msg && status !== 'connecting' && status !== 'reconnecting') { // refused for good: no room, no login
-    return html`${banner}<p><a class="btn" href="#/" data-testid="back-lobby">${t('conn.back_lobby')}</a></p>`;
-  }
+  if (!msg && status !== 'connecting' && status !== 'reconnecting') return banner; // refused for good: no room, no login
   if (!msg) return html`${banner}<p class="loading">${t('conn.connecting')}</p>`;
   const sock = sockRef.current;
   return html`${banner}
     ${msg.view
       ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} fair=${fair} offer=${offer} />`
-      : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} fair=${fair} next=${msg.next_deal_commitment} />`}`;
+      : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} fair=${fair} next=${msg.next_deal_commitment} />`}
+    <${PlayerMenuHost} roomId=${id} matchId=${msg.room.match_id} />`;
 }
 
 /**
@@ -299,7 +303,7 @@ function WaitingRoom({ room, me, sock, chat, fair, next }) {
       <ol class="seat-list" data-testid="seats">
         ${room.players.map((p, i) => html`<li class=${p ? 'taken' : 'free'}>
           <span class="seat-no">${i + 1}</span>
-          ${p ? html`<span>${p.name}</span>${p.bot ? html` <span class="badge">${t('table.bot')}${p.level ? ' · ' + t('bots.' + p.level) : ''}</span>` : ''}
+          ${p ? html`<${PlayerName} player=${menuPlayer(p, me)} name=${p.name} testid=${'player-' + i} />${p.bot ? html` <span class="badge">${t('table.bot')}${p.level ? ' · ' + t('bots.' + p.level) : ''}</span>` : ''}
                      ${p.player_id === room.host_id ? html` <span class="badge host">${t('room.host')}</span>` : ''}`
               : html`<span class="muted">${t('room.empty_seat')}</span>`}
         </li>`)}
@@ -329,20 +333,23 @@ function WaitingRoom({ room, me, sock, chat, fair, next }) {
       <button type="button" class="btn ghost small" onClick=${leave}>${t('room.leave')}</button>
     </div>
     <${FairPanel} fair=${fair} view=${null} next=${next} seated=${seated} sock=${sock} />
-    <${Chat} chat=${chat} sock=${sock} canWrite=${seated || !!room.spectator_chat} />
+    <${Chat} chat=${chat} sock=${sock} room=${room} me=${me} canWrite=${seated || !!room.spectator_chat} />
   </section>`;
 }
 
 /* ------------------------------------------------------------------ chat and log */
 
 /** The room's chat; `canWrite` false (a spectator where the host did not allow them to chat)
- * shows the lines without the form. */
-function Chat({ chat, sock, canWrite = true }) {
+ * shows the lines without the form. A line of a player this player blocked, or muted at this
+ * table, is not shown; another player's name opens their menu (static/moderation.js). */
+function Chat({ chat: all, sock, room, me, canWrite = true }) {
   const [text, setText] = useState('');
   const listRef = useRef(null);
+  const chat = shownChat(all, useBlocks(), useMutes(room.id));
   useEffect(() => {
     if (listRef.current) listRef.current.scrollTop = listRef.current.scrollHeight;
   }, [chat.length]);
+  const author = (m) => (m.by && m.by !== me.id ? { id: m.by, name: m.name } : null);
   const send = (e) => {
     e.preventDefault();
     const s = text.trim();
@@ -353,7 +360,8 @@ function Chat({ chat, sock, canWrite = true }) {
     <h2 id="chat-h">${t('chat.title')}</h2>
     <ul class="chat-list" ref=${listRef} data-testid="chat-list" aria-live="polite" tabindex="0" aria-labelledby="chat-h">
       ${chat.length === 0 && html`<li class="muted">${t('chat.empty')}</li>`}
-      ${chat.map((m) => html`<li key=${m.key}><strong>${m.name}:</strong> ${m.text}</li>`)}
+      ${chat.map((m) => html`<li key=${m.key} data-by=${m.by || ''}>${author(m)
+        ? html`<${PlayerName} player=${author(m)} name=${m.name} testid="chat-author" />:` : html`<strong>${m.name}:</strong>`} ${m.text}</li>`)}
     </ul>
     ${canWrite
       ? html`<form class="row" onSubmit=${send}>
@@ -513,7 +521,7 @@ function Presence({ view, seat }) {
       title=${t('presence.' + state + '_hint')}>${t('presence.' + state)}</span>`;
 }
 
-function SeatBox({ view, room, seat, now, move }) {
+function SeatBox({ view, room, me, seat, now, move }) {
   const p = room.players[seat];
   const active = view.turn === seat && !view.hand_over;
   const left = active && view.turn_deadline ? Math.max(0, Math.ceil(view.turn_deadline - now)) : null;
@@ -522,7 +530,7 @@ function SeatBox({ view, room, seat, now, move }) {
   return html`<div class=${'seat-box ' + (active ? 'active' : '')} data-testid=${'seat-' + seat}
       aria-label=${t('table.seat_label', { name: seatName(room, seat), n: count })}>
     <div class="seat-head">
-      <span class="seat-name">${seatName(room, seat)}</span>
+      <${PlayerName} player=${menuPlayer(p, me)} name=${seatName(room, seat)} testid=${'player-' + seat} />
       ${p && p.bot && !p.player_id ? html`<span class="badge">${t('table.bot')}${p.level ? ' · ' + t('bots.' + p.level) : ''}</span>` : ''}
       <${Presence} view=${view} seat=${seat} /><${StandIn} view=${view} seat=${seat} />
       ${view.dealer === seat ? html`<span class="badge dealer" title=${t('table.dealer')}>${t('table.dealer_short')}</span>` : ''}
@@ -780,7 +788,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
         <${TableExit} room=${room} view=${view} me=${me} />
       </div>
       <div class="opponents">
-        ${others.map((s) => html`<${SeatBox} key=${s} view=${view} room=${room} seat=${s} now=${now} move=${moves[s]} />`)}
+        ${others.map((s) => html`<${SeatBox} key=${s} view=${view} room=${room} me=${me} seat=${s} now=${now} move=${moves[s]} />`)}
       </div>
 
       <div class="center">
@@ -891,7 +899,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
       <${FairPanel} fair=${fair} view=${view} next=${view.next_deal_commitment} seated=${seat !== null} sock=${sock} />
       <${EventLog} log=${log} room=${room} />
       <${AlertPrefs} />
-      <${Chat} chat=${chat} sock=${sock} canWrite=${seat !== null || !!room.spectator_chat} />
+      <${Chat} chat=${chat} sock=${sock} room=${room} me=${me} canWrite=${seat !== null || !!room.spectator_chat} />
     </aside>
     ${showResult && html`<${HandResult} view=${view} room=${room} fair=${fair} me=${me} offer=${offer}
         onClose=${() => setDismissed(view.results.length)} />`}

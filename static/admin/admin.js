@@ -1,15 +1,15 @@
 // Admin pages: matches with filters, a match's details and step-by-step replay, player ledgers,
-// and the record of admin views of matches in progress.
+// and the record of admin views of matches in progress; moderation's pages (reports, sanctions,
+// corrections, the audit, fair play) are static/admin/moderation.js.
 import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, errorText } from '../ui.js';
 import { t, setLang, preferredLang, gameName } from '../i18n.js';
 import { api, revokeToken } from '../api.js';
 import { ReplayViewer } from '../replay.js';
 import { GRADES, GradeBadge, fmtAccuracy, useAnalysis } from '../analysis.js';
+import { TOKEN_KEY, adminApi, fmtDate, usePage, Pager } from './session.js';
+import { Reports, Sanctions, Corrections, Audit, FairPlay } from './moderation.js';
 
-const TOKEN_KEY = 'rummy.admin.token';
 const GAMES = ['standard', 'boat_house', 'kaluki', 'double_rum', 'knock', 'continental', 'queen_city', 'phom', 'german', 'nowrang'];
-const adminApi = (path) => api(path, { token: localStorage.getItem(TOKEN_KEY) });
-const fmtDate = (iso) => (iso ? new Date(iso).toLocaleString() : '\u2014');
 
 function Login({ onDone }) {
   const [username, setUsername] = useState('');
@@ -213,12 +213,8 @@ function Players() {
 const VIEWS_PAGE = 50;
 
 function Views({ onOpen }) {
-  const [offset, setOffset] = useState(0);
-  const [list, setList] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    adminApi(`/api/admin/views?limit=${VIEWS_PAGE}&offset=${offset}`).then((d) => setList(d.views), setError);
-  }, [offset]);
+  const page = usePage('/api/admin/views', 'views', VIEWS_PAGE);
+  const { list, error, offset } = page;
   return html`<section class="panel" data-testid="views">
     <h2>${t('admin.views_title')}</h2>
     <p class="muted">${t('admin.views_help')}</p>
@@ -231,14 +227,11 @@ function Views({ onOpen }) {
         <tbody>${list.map((v) => html`<tr key=${v.id}><td>${fmtDate(v.at)}</td><td>${v.admin_name}</td>
           <td><a href="#" onClick=${(e) => { e.preventDefault(); onOpen(v.match_id); }}>${v.match_id}</a></td>
           <td><code>${v.route}</code></td></tr>`)}</tbody></table>`)}
-    <div class="row">
-      <button type="button" class="btn small" disabled=${offset === 0}
-              onClick=${() => setOffset(Math.max(0, offset - VIEWS_PAGE))}>${t('admin.newer')}</button>
-      <button type="button" class="btn small" disabled=${!list || list.length < VIEWS_PAGE}
-              onClick=${() => setOffset(offset + VIEWS_PAGE)}>${t('admin.older')}</button>
-    </div>
+    <${Pager} page=${page} />
   </section>`;
 }
+
+const MODERATION_TABS = ['reports', 'sanctions', 'corrections', 'audit', 'fairplay'];
 
 function AdminApp() {
   useLang();
@@ -262,24 +255,38 @@ function AdminApp() {
     localStorage.removeItem(TOKEN_KEY);
     setMe(null);
   };
+  const [from, setFrom] = useState(null); // the page a match was opened from, to go back to
   const openMatch = (id) => {
+    setFrom(tab === 'matches' ? null : tab);
     setTab('matches');
     setMatchId(id);
+  };
+  const back = () => {
+    setMatchId(null);
+    if (from) setTab(from);
+    setFrom(null);
   };
   let body;
   if (!checked) body = html`<p class="loading">${t('app.loading')}</p>`;
   else if (!me) body = html`<${Login} onDone=${setMe} />`;
   else if (tab === 'players') body = html`<${Players} />`;
   else if (tab === 'views') body = html`<${Views} onOpen=${openMatch} />`;
-  else if (matchId) body = html`<${MatchDetail} matchId=${matchId} onBack=${() => setMatchId(null)} />`;
+  else if (tab === 'reports') body = html`<${Reports} onOpen=${openMatch} />`;
+  else if (tab === 'sanctions') body = html`<${Sanctions} />`;
+  else if (tab === 'corrections') body = html`<${Corrections} />`;
+  else if (tab === 'audit') body = html`<${Audit} onOpen=${openMatch} />`;
+  else if (tab === 'fairplay') body = html`<${FairPlay} onOpen=${openMatch} />`;
+  else if (matchId) body = html`<${MatchDetail} matchId=${matchId} onBack=${back} />`;
   else body = html`<${Matches} onOpen=${setMatchId} />`;
   return html`<div class="app admin">
     <header class="topbar">
       <a class="brand" href="/admin/"><span class="brand-suit" aria-hidden="true">\u2660\u2665</span> ${t('admin.title')}</a>
       ${me && html`<nav class="topnav">
-        <a href="#" onClick=${(e) => { e.preventDefault(); setTab('matches'); setMatchId(null); }}>${t('admin.matches')}</a>
+        <a href="#" onClick=${(e) => { e.preventDefault(); setTab('matches'); setMatchId(null); setFrom(null); }}>${t('admin.matches')}</a>
         <a href="#" onClick=${(e) => { e.preventDefault(); setTab('players'); }}>${t('admin.players')}</a>
-        <a href="#" data-testid="tab-views" onClick=${(e) => { e.preventDefault(); setTab('views'); }}>${t('admin.views')}</a></nav>`}
+        <a href="#" data-testid="tab-views" onClick=${(e) => { e.preventDefault(); setTab('views'); }}>${t('admin.views')}</a>
+        ${MODERATION_TABS.map((x) => html`<a href="#" data-testid=${'tab-' + x} aria-current=${tab === x ? 'page' : null}
+          onClick=${(e) => { e.preventDefault(); setTab(x); }}>${t('admin.' + x)}</a>`)}</nav>`}
       <div class="topright">
         ${me && html`<span class="who">${me.name}</span><button type="button" class="btn small ghost" onClick=${logout}>${t('auth.logout')}</button>`}
         <${LangSwitcher} />
