@@ -211,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> tuple[int, int, int]:
     parser.add_argument("--clubs", type=int, default=11, help="clubs of four players")
     parser.add_argument("--colluding", type=int, default=6, help="clubs with a colluding pair")
     parser.add_argument("--meetings", type=int, default=4, help="matches of each club pair")
-    parser.add_argument("--strangers", type=int, default=3, help="matches against strangers")
+    parser.add_argument("--strangers", type=int, default=2, help="matches against strangers")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -234,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> tuple[int, int, int]:
     shown += [p for p in pairs if p not in shown][:8]
     for p in shown:
         a, b = (players[x] for x in p.players)
-        pattern = a.pattern or b.pattern or "honest"
+        pattern = (a.pattern or b.pattern or "fed") if a.partner == b.id else "honest"
         print(f"{p.players[0]:>6}-{p.players[1]:<6} {'*' if p.flagged else ' '}    {pattern:<8} "
               f"{a.level + '/' + b.level:<14} {p.matches:>7}  {p.score:5.2f}  {p.flow_z:6.1f}  "
               f"{p.soft_z:6.1f}  {','.join(p.reasons)}")

@@ -147,7 +147,7 @@ async def test_min_matches_is_checked(server: Hall, http: httpx.AsyncClient) -> 
     admin = Player("", "admin", server.admin_token)
     for bad in ("0", "-1", "x", "10001"):
         answer = await call(http, "GET", f"/api/admin/fairplay?min_matches={bad}", admin,
-                            status=400)
+                            status=422)
         assert "min_matches" in str(answer), answer
     answer = await call(http, "GET", "/api/admin/fairplay?min_matches=5", admin)
     assert all(p["matches"] >= 5 for p in answer["pairs"])
