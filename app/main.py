@@ -50,6 +50,7 @@ from app.rooms.registry import RoomRegistry
 from app.rooms.scheduler import RoomTiming
 from app.rooms.tournaments import TournamentDirector
 from app.services import ledger
+from app.services.addresses import AddressBook
 from app.services.analysis import Analyst
 from app.services.logwriter import LogWriter
 from app.services.store import SqlMatchStore
@@ -79,6 +80,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.limits = Limits.from_settings(settings)
     app.state.sockets = SocketIndex(settings.max_sockets_per_player)
     app.state.analyst = Analyst()
+    app.state.addresses = AddressBook(sessions, settings.address_retention_days)
     began = time.perf_counter()
     gateway = _gateway(settings, store, timing, app.state.sockets)
     app.state.gateway = gateway
@@ -105,6 +107,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await gateway.close(log_writer.close())
         await log_writer.close()  # what the rooms appended is committed before the engine goes
         await app.state.throttle.close()
+        await app.state.addresses.close()
         await asyncio.to_thread(app.state.analyst.close)
         await engine.dispose()
 

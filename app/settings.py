@@ -192,6 +192,10 @@ class Settings(BaseSettings):
     log_level: Annotated[Literal["debug", "info", "warning", "error"],
                          BeforeValidator(_lower)] = "info"
 
+    # Fair play (docs/fairplay.md, docs/security.md): how long the address a seated player
+    # connected from is kept after it was last seen; the review reads matches of this window.
+    address_retention_days: Annotated[int, Field(ge=1, le=3650)] = 90
+
     # Operations (docs/operations.md): the Prometheus metrics, and who may read /metrics (the
     # address the request came from, after RUMMY_TRUSTED_PROXIES; others get 404).
     metrics_enabled: bool = True

@@ -21,7 +21,7 @@ from app.db.models import Player
 from app.engine.matchlog import InvalidMatchLog
 from app.engine.replay import replay_steps
 from app.refusals import Code, Refusal
-from app.services import audit, matches, moderation
+from app.services import audit, fairplay, matches, moderation
 
 from .deps import AdminPlayer, GatewayDep, SessionDep
 from .gateway import Gateway
@@ -30,6 +30,7 @@ from .schemas import (
     MAX_TEXT,
     AuditOut,
     CorrectionOut,
+    FairplayOut,
     Integer,
     LedgerOut,
     MatchListOut,
@@ -158,6 +159,18 @@ class SanctionIn(BaseModel):
 class CorrectionIn(BaseModel):
     amount: Integer = Field(ge=-moderation.MAX_CORRECTION, le=moderation.MAX_CORRECTION)
     reason: str = Field(max_length=MAX_NOTE)
+
+
+@router.get("/fairplay")
+async def fairplay_review(admin: AdminPlayer, session: SessionDep, request: Request,
+                          min_matches: int = Query(3, ge=1, le=10_000)) -> FairplayOut:
+    """Every pair of players with at least ``min_matches`` matches together in the review's
+    window, highest score first; the flagged pairs are kept for seating (docs/fairplay.md)."""
+    days = request.app.state.settings.address_retention_days
+    async with session.begin():
+        pairs = await fairplay.run(session, days)
+    return FairplayOut.model_validate(
+        {"pairs": [p.to_json() for p in pairs if p.matches >= min_matches]})
 
 
 @router.get("/reports")

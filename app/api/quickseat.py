@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.refusals import Code, Refusal
 from app.rooms.commands import Caller, Join, room_out
 from app.rooms.registry import RoomRegistry
-from app.services import moderation, tables
+from app.services import fairplay, moderation, tables
 from app.services.room_settings import RoomSettings
 
 from .gateway import Gateway
@@ -50,9 +50,11 @@ async def quick_seat(gateway: Gateway, registry: RoomRegistry, session: AsyncSes
             mine = await tables.quick_seat_of(session, caller.id)
             candidates = await tables.quick_tables(session, key)
             # PROTOCOL.md §9: a room where a block stands between the caller and a seated
-            # player is passed over (the caller's own room never is).
+            # player, or where a player the fair-play review flagged with the caller sits, is
+            # passed over (the caller's own room never is).
             candidates = [room_id for room_id in candidates
-                          if not await moderation.blocks_between(session, caller.id, room_id)]
+                          if not await moderation.blocks_between(session, caller.id, room_id)
+                          and not await fairplay.flagged_seated(session, caller.id, room_id)]
         for room_id in ([mine] if mine is not None else []) + candidates:
             try:
                 return Seated(await gateway.run(room_id, Join(address=address), caller),

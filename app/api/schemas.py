@@ -739,6 +739,21 @@ class ReportsOut(Out):
     reports: list[ReportRow]
 
 
+class FairplayPair(Out):
+    """PROTOCOL.md §9's PAIR (docs/fairplay.md: the signals, the score, the flag)."""
+
+    players: list[str] = Field(min_length=2, max_length=2)
+    matches: int
+    score: float = Field(ge=0, le=1)
+    flagged: bool
+    reasons: list[Literal["chip_flow", "soft_play", "shared_address"]]
+    evidence: list[str]  # match ids
+
+
+class FairplayOut(Out):
+    pairs: list[FairplayPair]
+
+
 class SanctionOut(Out):
     id: str
     player: str

@@ -23,6 +23,7 @@ from app.refusals import Code, Refusal
 from app.rooms.commands import Act
 from app.services import outage
 from app.services.accounts import token_hash
+from app.services.addresses import AddressBook
 
 from . import messages
 from .deps import player_for_token
@@ -88,6 +89,8 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
             await _no_such_room(ws, conn, room_id)
             return
         sockets = _indexed(ws, conn)
+        addresses: AddressBook = ws.app.state.addresses  # once per socket, off its path
+        addresses.seen(conn.player_id, room_id, ws.client.host if ws.client else "unknown")
         try:
             while not conn.closed:  # uvicorn's own receive: no wrapper frame while a socket idles
                 message = await receive()

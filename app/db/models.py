@@ -560,3 +560,37 @@ class AdminAction(Base):
     subject: Mapped[str | None] = mapped_column(String(ID))
     reason: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = _created()
+
+
+# --- fair play (PROTOCOL.md §9, docs/fairplay.md) ---------------------------------------------
+
+
+class SeatAddress(Base):
+    """The address a seated player's socket connected to a room from (as uvicorn gives it,
+    after ``RUMMY_TRUSTED_PROXIES``), kept ``RUMMY_ADDRESS_RETENTION_DAYS`` after it was last
+    seen: the fair-play review's shared-address signal (docs/security.md)."""
+
+    __tablename__ = "seat_addresses"
+
+    player_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"),
+                                           primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(ID), primary_key=True, index=True)
+    address: Mapped[str] = mapped_column(String(NAME), primary_key=True)
+    first_seen: Mapped[datetime] = mapped_column(UTCDateTime())
+    last_seen: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
+class FairplayFlag(Base):
+    """A pair the last fair-play review flagged (``player_a`` < ``player_b``): quick seat and
+    tournament seating keep them apart until a later review clears them."""
+
+    __tablename__ = "fairplay_flags"
+    __table_args__ = (CheckConstraint("player_a < player_b", name="ordered"),)
+
+    player_a: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"),
+                                          primary_key=True)
+    player_b: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"),
+                                          primary_key=True, index=True)
+    score: Mapped[float] = mapped_column(Float)
+    reasons: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = _created()

@@ -23,8 +23,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.base import utcnow
 from app.db.models import HandResult, Player, Tournament, TournamentEntry, TournamentTable
 from app.engine.games import game_def
+from app.fairplay.apart import apart
 from app.refusals import Code, Refusal
-from app.services import accounts, ledger
+from app.services import accounts, fairplay, ledger
 from app.services.room_settings import MAX_STAKE, MAX_TURN_SECONDS, RoomSettings
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 64
@@ -201,7 +202,7 @@ async def tables_to_open(s: AsyncSession, tournament_id: str) -> list[TableToOpe
                else [e.player_id for e in await _entries(s, t.id)])
         if len(ids) < 2:
             return []
-        current = _seat_round(s, t, last + 1, ids)
+        current = _seat_round(s, t, last + 1, ids, await fairplay.flagged_among(s, ids))
         await s.flush()
     names = {e.player_id: e.name for e in await _entries(s, t.id)}
     settings = settings_of(t)
@@ -210,13 +211,16 @@ async def tables_to_open(s: AsyncSession, tournament_id: str) -> list[TableToOpe
             for x in current if x.winner is None and x.room_id is not None]
 
 
-def _seat_round(s: AsyncSession, t: Tournament, round_no: int,
-                players: list[str]) -> list[TournamentTable]:
-    """Seat ``players`` at random, tables as even as possible; a lone player advances."""
+def _seat_round(s: AsyncSession, t: Tournament, round_no: int, players: list[str],
+                flagged: set[tuple[str, str]]) -> list[TournamentTable]:
+    """Seat ``players`` at random, tables as even as possible, pairs the fair-play review
+    flagged at different tables where the draw allows; a lone player advances."""
     order = list(players)
     secrets.SystemRandom().shuffle(order)
+    sizes = table_sizes(len(order), t.table_seats)
+    order = apart(order, sizes, flagged)
     tables = []
-    for table_no, size in enumerate(table_sizes(len(order), t.table_seats)):
+    for table_no, size in enumerate(sizes):
         seated, order = order[:size], order[size:]
         lone = size == 1
         tables.append(TournamentTable(

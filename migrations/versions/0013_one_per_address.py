@@ -1,12 +1,10 @@
 """One account per client address (docs/security.md): the room setting ``one_per_address``.
 
 Rooms made before it take the default a new room takes: on where the room has a stake.
-Numbered 0013 after the fair-play review's 0012, which is on another branch: merged after it,
-``down_revision`` becomes "0012".
 
 Revision ID: 0013
-Revises: 0011
-Create Date: 2026-12-10
+Revises: 0012
+Create Date: 2026-12-03
 """
 
 from collections.abc import Sequence
@@ -15,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0011"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -22,6 +22,7 @@ TABLES = {
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
     "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
     "tournament_tables", "match_analyses", "blocks", "reports", "sanctions", "admin_actions",
+    "seat_addresses", "fairplay_flags",
 }
 HEAD = "0013"
 
@@ -107,7 +108,7 @@ async def test_downgrade_to_0001_restores_its_schema(db_url: str) -> None:
     assert await _inspect(db_url, _tables) == TABLES - {
         "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
         "tournament_tables", "match_analyses", "blocks", "reports", "sanctions",
-        "admin_actions"}
+        "admin_actions", "seat_addresses", "fairplay_flags"}
     assert await _inspect(db_url, _rooms_shape) == (columns, checks)
     assert migrate.upgrade(db_url) == HEAD
 
