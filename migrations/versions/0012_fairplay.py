@@ -5,7 +5,7 @@ Hand-written and static like 0001.
 
 Revision ID: 0012
 Revises: 0011
-Create Date: 2026-12-04
+Create Date: 2026-12-03
 """
 
 from collections.abc import Sequence
