@@ -14,7 +14,11 @@ Three signals, each a z-score against what the pair's play elsewhere predicts:
 - ``shared_address``: the two connected from one address (in a match together, or ever).
 
 A signal counts when its z-score reaches its line and its size is more than noise (a
-per-hand edge, an accuracy drop); a pair needs ``MIN_FLAG_MATCHES`` matches together to be
+per-hand edge, an accuracy drop). The two play signals also count together: soft play costs
+the soft player chips, so when the player whose accuracy drops is the one the chips flow away
+from, their z-scores add as two independent tests do (Stouffer's sum, z₁ + z₂ over √2) against
+the line ``Z_BOTH``; an honest pair's two z-scores do not point the same way by more than
+chance. A pair needs ``MIN_FLAG_MATCHES`` matches together to be
 flagged. The score maps z to 0..1 with the line at 0.5; a shared address adds
 ``SHARED_BONUS``, so it lowers the line of the others without flagging a pair by itself.
 """
@@ -33,6 +37,7 @@ MIN_EDGE = 0.3       # ... when the unexplained flow per hand is at least this s
 TAU_SHARE = 0.2     # prior spread of a player's edge per hand, as a share of sigma
 Z_SOFT = 4.0         # the z-score of an accuracy drop that flags a pair
 MIN_DROP = 10.0      # ... when the drop is at least this many points of accuracy (0-100)
+Z_BOTH = 3.5         # the combined z of a drop and a flow away from the same player
 MIN_BASELINE = 3     # analysed matches without the partner needed to judge soft play
 MIN_ACCURACY_SD = 5.0  # the least spread of a player's accuracy from match to match
 MIN_FLAG_MATCHES = 3  # matches together before a pair can be flagged
@@ -218,17 +223,22 @@ def _judge(key: tuple[str, str], facts: _Facts, sigma2: float, accuracy_sd: floa
     together = facts.together[key]
     flow_z, flow_big = _flow_signal(key, facts, sigma2)
     shared_matches = set(together)
-    soft = max((_drop(p, shared_matches, facts, accuracy_sd) for p in key), key=lambda d: d[0])
+    softer, soft = max(enumerate(_drop(p, shared_matches, facts, accuracy_sd) for p in key),
+                       key=lambda d: d[1][0])
+    away = -flow_z if softer == 0 else flow_z  # > 0: chips flow away from the softer player
+    both_z = (away + soft[0]) / math.sqrt(2) if away > 0 and soft[0] > 0 else 0.0
     shared = bool(facts.shared_in.get(key)) or bool(facts.addresses[key[0]]
                                                     & facts.addresses[key[1]])
     bonus = SHARED_BONUS if shared else 0.0
     parts = {CHIP_FLOW: _part(abs(flow_z), Z_FLOW, flow_big),
              SOFT_PLAY: _part(soft[0], Z_SOFT, soft[1])}
+    both = _part(both_z, Z_BOTH, flow_big or soft[1])
     enough = len(together) >= MIN_FLAG_MATCHES
-    score = min(1.0, max(parts.values()) + bonus)
+    score = min(1.0, max(*parts.values(), both) + bonus)
     if not enough:
         score = min(score, WEAK + bonus)
-    reasons = [code for code, part in parts.items() if enough and part + bonus >= 0.5]
+    reasons = [code for code, part in parts.items()
+               if enough and (part + bonus >= 0.5 or both + bonus >= 0.5)]
     evidence: list[str] = []
     if CHIP_FLOW in reasons:
         flows = facts.match_flow[key]

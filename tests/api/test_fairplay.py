@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -27,7 +28,6 @@ from app.engine.views import seat_view_of
 from bench.fairplay import DumperBot
 from tests.api.client import Player, WsClient, call, guest, ws_url
 from tests.api.halls import Hall, hall
-from tests.waits import eventually
 
 pytestmark = pytest.mark.postgres
 
@@ -57,29 +57,35 @@ async def _socket(server: Hall, room_id: str, player: Player, address: str) -> W
 
 async def _play(http: httpx.AsyncClient, server: Hall, client: WsClient, match_id: str,
                 bot: Bot) -> None:
-    """Play the client's seat with ``bot`` to the match's end, each move from the seat's view
-    of the state the match log folds to."""
+    """Play the client's seat with ``bot`` to the match's end: whenever the socket shows the
+    seat to move (or the match over), the move from the seat's view of the state the match log
+    folds to (the log holds every action shown)."""
+    start = 0
     while True:
-        seen = len(client.messages)
+        start, _ = await client.wait_index(lambda m: _to_move(m, client.seat), start)
+        start += 1
         answer = await http.get(f"/api/admin/matches/{match_id}", headers=server.admin_headers)
         st = final_state(MatchLog.parse(answer.json()))
         if st.game_over:
             return
         if st.turn == client.seat and not st.hand_over:
             await client.ack(bot.choose(seat_view_of(st, client.seat), st.rules).to_json())
-        else:
-            await eventually(lambda seen=seen: len(client.messages) > seen, "the table to move")
+
+
+def _to_move(message: dict[str, Any], seat: int | None) -> bool:
+    view = message.get("view") if message["type"] == "state" else None
+    return bool(view) and (view["game_over"] or (view["turn"] == seat and not view["hand_over"]))
 
 
 async def _match(http: httpx.AsyncClient, server: Hall,
                  seats: list[tuple[Player, str, Bot]]) -> str:
     """One staked match: ``seats`` (player, address, strategy), a computer player of level
     normal filling a seat left over; its id."""
-    host = seats[0][0]
-    room = await call(http, "POST", "/api/rooms", host, ROOM)
-    for player, _, _ in seats[1:]:
-        await call(http, "POST", f"/api/rooms/{room['id']}/join", player,
-                   {"invite": room.get("invite_code")})
+    host, address, _ = seats[0]
+    room = await _from(http, address, "/api/rooms", host, ROOM)
+    for player, address, _ in seats[1:]:
+        await _from(http, address, f"/api/rooms/{room['id']}/join", player,
+                    {"invite": room.get("invite_code")})
     if len(seats) == 1:
         await call(http, "POST", f"/api/rooms/{room['id']}/bots", host, {"count": 1})
     clients = [await _socket(server, room["id"], p, a) for p, a, _ in seats]
@@ -91,6 +97,15 @@ async def _match(http: httpx.AsyncClient, server: Hall,
         for client in clients:
             await client.close()
     return str(started["match_id"])
+
+
+async def _from(http: httpx.AsyncClient, address: str, path: str, player: Player,
+                body: dict[str, Any]) -> Any:
+    """A POST from ``address`` (a staked room keeps one account per address)."""
+    answer = await http.post(path, json=body,
+                             headers={**player.headers, "X-Forwarded-For": address})
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
 
 
 def _bot(kind: str, seed: int) -> Bot:

@@ -58,3 +58,33 @@ def test_flagged_pairs_sit_apart_where_the_draw_allows() -> None:
     seated = apart(["a", "b", "c", "d", "e"], [3, 2], {("a", "b"), ("c", "d")})
     tables = [set(seated[:3]), set(seated[3:])]
     assert all(not {"a", "b"} <= t and not {"c", "d"} <= t for t in tables)
+
+
+def test_a_drop_and_a_flow_away_from_the_same_player_add_up() -> None:
+    """Soft play (docs/fairplay.md): neither signal reaches its own line, but the player whose
+    accuracy drops with the partner is the one losing chips to them; the reverse (the partner
+    losing) adds nothing."""
+    def scored(loser: str) -> tuple[float, float, bool, tuple[str, ...]]:
+        rng = random.Random(11)
+        matches = []
+        for n in range(12):  # s and p against the field, at their usual accuracy
+            for player in ("s", "p"):
+                m = _match(len(matches), player, None, 0.0, rng)
+                level = 80.0 + (4 if n % 2 else -4)
+                matches.append(MatchFacts(m.id, (Seat(player, level, m.seats[0].addresses),
+                                                 m.seats[1]), m.hands))
+        for n in range(6):
+            m = _match(len(matches), loser, "s" if loser == "p" else "p", -0.3, rng)
+            accuracy = {loser: 80.0, "s": 71.0 + (2 if n % 2 else -2)} if loser == "p" else {
+                "s": 71.0 + (2 if n % 2 else -2), "p": 80.0}
+            matches.append(MatchFacts(m.id, tuple(
+                Seat(seat.player, accuracy[seat.player or ""], seat.addresses)
+                for seat in m.seats), m.hands))
+        (pair,) = [p for p in review(matches) if p.players == ("p", "s")]
+        return pair.flow_z, pair.soft_z, pair.flagged, pair.reasons
+
+    flow_z, soft_z, flagged, reasons = scored("s")
+    assert abs(flow_z) < 3 and soft_z < 4, (flow_z, soft_z)
+    assert flagged and reasons == ("chip_flow", "soft_play")
+    flow_z, soft_z, flagged, reasons = scored("p")
+    assert not flagged and reasons == (), (flow_z, soft_z)
