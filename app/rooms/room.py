@@ -63,6 +63,7 @@ class Room:
         self.scheduler = Scheduler(self, self.seating, self.connections, timing,
                                    record.settings, self.supervisor)
         self.window = CallWindow(timing.call_grace)
+        self.pace = timing.pace
         self.stand_ins = StandIns(record.id, self.seating, self.rules)
         self.chat_log = ChatLog(record, store)
         self.rematch = RematchOffer(record, self.seating)
@@ -165,6 +166,7 @@ class Room:
             parsed = parse_action(action)
         except RuleError as exc:
             return Refusal(exc.code, exc.message).reply(client_id)
+        self.pace.person_acted()
         was_away = seat in self.scheduler.away
         self.scheduler.acted(seat)
         if was_away:  # back: no stand-in any more, and the presence shows it
@@ -270,7 +272,8 @@ class Room:
 
     async def server_move(self, seat: int, seq: int, timed_out: bool) -> None:
         """The turn timer's move, or a computer player's (for a bot, a player who is away, or
-        one gone past the grace period)."""
+        one gone past the grace period). At a table nobody is at, the computer player thinks in
+        turn with the process's other unwatched tables (`app.rooms.pace`)."""
         st = self.runner.state
         if st is None or not self._current(seq) or st.turn != seat:
             return
@@ -278,8 +281,13 @@ class Room:
         action: Action = fallback
         if timed_out:
             self.scheduler.timed_out(seat)
-        else:
+        elif self.scheduler.attended():
             action = self.stand_ins.choose(st, seat, fallback)
+        else:
+            async with self.pace.unwatched():
+                if not self._current(seq):
+                    return
+                action = self.stand_ins.choose(st, seat, fallback)
         played_for = self.stand_ins.played_for(seat, timed_out)
         if not await self._server_apply(seat, seq, action, played_for) and action is not fallback:
             log.error("room %s: computer player's move %s refused; playing the timeout move",

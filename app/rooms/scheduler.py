@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.engine.state import Phase, State
 from app.services.room_settings import RoomSettings
 
 from .connections import ConnectionSet
+from .pace import Pace
 from .seating import Seating
 from .supervisor import Supervisor
 
@@ -40,12 +41,14 @@ DEALS_NEXT = (Phase.HAND_OVER, Phase.DEAL)
 
 @dataclass(frozen=True)
 class RoomTiming:
-    """Delays of the room's own moves, in seconds (tests make them short)."""
+    """Delays of the room's own moves, in seconds (tests make them short), and the process's
+    pace for computer play nobody watches."""
 
     call_grace: float = 3.0
     bot_delay: float = 0.6
     next_hand: float = 3.0
     abandon: float = 600.0  # no human connected this long: the match is abandoned
+    pace: Pace = field(default_factory=Pace)
 
 
 class Driver(Protocol):
