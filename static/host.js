@@ -88,6 +88,8 @@ export function HostForm() {
   const [priv, setPriv] = useState(false);
   const [rated, setRated] = useState(false);
   const [spectatorChat, setSpectatorChat] = useState(false);
+  // null: the server's default, on for a staked room (docs/security.md), until the host chooses
+  const [onePerAddress, setOnePerAddress] = useState(null);
   const [bots, setBots] = useState(0); // computer players seated as the room opens
   const [level, setLevel] = useState('normal');
   const [error, setError] = useState(null);
@@ -132,7 +134,7 @@ export function HostForm() {
       const body = { game: game.key, options: collectOptions(game.options_schema, values), seats: Number(seats),
                      stake: Number(stake) || 0, buy_in: Number(buyIn) || 0, turn_seconds: Number(turnSeconds) || 0,
                      grace_seconds: graceSeconds === '' ? 60 : Number(graceSeconds),
-                     private: priv, spectator_chat: spectatorChat, rated };
+                     private: priv, spectator_chat: spectatorChat, rated, one_per_address: onePerAddress };
       if (deals) body.deals = deals;
       const room = await api('/api/rooms', { method: 'POST', body });
       const count = rated ? 0 : Math.min(Number(bots) || 0, Number(seats) - 1);
@@ -212,6 +214,12 @@ export function HostForm() {
                  onChange=${(e) => setSpectatorChat(e.target.checked)} />
           <label for="spectator_chat">${t('host.spectator_chat')}</label>
           <p class="help">${t('host.spectator_chat_help')}</p>
+        </div>
+        <div class="opt opt-bool">
+          <input type="checkbox" id="one_per_address" name="one_per_address"
+                 checked=${onePerAddress ?? (Number(stake) > 0)} onChange=${(e) => setOnePerAddress(e.target.checked)} />
+          <label for="one_per_address">${t('host.one_per_address')}</label>
+          <p class="help">${t('host.one_per_address_help')}</p>
         </div>
         ${stacked && html`<div class="field dev-deals">
           <label for="deals">${t('host.deals')}</label>

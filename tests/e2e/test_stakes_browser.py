@@ -45,3 +45,25 @@ def test_a_stake_without_a_buy_in_is_explained_refused_and_mended(
     page.click("[data-testid=start]")
     expect(page.locator("[data-testid=hand] button.card")).to_have_count(7, timeout=WAIT)  # STD-2
     expect(limits).to_have_text("You can lose at most 1000 chips and win at most 2000.")
+
+
+def test_one_account_per_address_follows_the_stake_until_the_host_chooses(
+        new_page: Any) -> None:
+    """Issue 24's prevention: on by default for a staked room, and the host's to turn off."""
+    page = new_page()
+    sign_in_as_guest(page, "Address Host")
+    page.goto("/#/host")
+    page.click(".game-card:has(input[value=standard])")
+    box = page.locator("input[name=one_per_address]")
+    expect(box).not_to_be_checked()
+    page.fill("input[name=stake]", "5")
+    page.fill("input[name=buy_in]", "500")
+    expect(box).to_be_checked()
+    box.uncheck()
+    page.fill("input[name=stake]", "6")  # the host's choice stands
+    expect(box).not_to_be_checked()
+    with page.expect_response(lambda r: r.url.endswith("/api/rooms")
+                              and r.request.method == "POST", timeout=WAIT) as made:
+        page.click("[data-testid=create-room]")
+    room = made.value.json()
+    assert room["stake"] == 6 and room["one_per_address"] is False, room
