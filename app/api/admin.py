@@ -11,6 +11,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Query, Request
@@ -39,6 +40,7 @@ from .schemas import (
     ReportRow,
     ReportsOut,
     SanctionOut,
+    SanctionsOut,
     StatesOut,
     ViewsOut,
     api_router,
@@ -200,6 +202,17 @@ async def sanction(player_id: str, body: SanctionIn, admin: AdminPlayer, session
     if body.kind == "suspension":
         _suspended(request, gateway, player_id)
     return SanctionOut.model_validate(made)
+
+
+@router.get("/sanctions")
+async def list_sanctions(admin: AdminPlayer, session: SessionDep, page: PageDep,
+                         active: bool = True, player: Filter = None) -> SanctionsOut:
+    """The sanctions in force now (``active``, the default: not lifted, not over), or every
+    sanction (``active=false``), newest first; only ``player``'s if given (an extension of
+    PROTOCOL.md §9)."""
+    return SanctionsOut.model_validate(await _listed(
+        session, page, "sanctions",
+        partial(moderation.sanctions, active=active, player_id=player)))
 
 
 @router.delete("/sanctions/{sanction_id}", responses=errors(404))

@@ -765,6 +765,19 @@ class SanctionOut(Out):
     lifted_at: str | None
 
 
+class SanctionRow(SanctionOut):
+    """A sanction as ``GET /api/admin/sanctions`` lists it: with the player's and the admin's
+    names, and who lifted it early (null if nobody did)."""
+
+    player_name: str
+    admin_name: str
+    lifted_by: str | None
+
+
+class SanctionsOut(Out):
+    sanctions: list[SanctionRow]
+
+
 class CorrectionOut(Out):
     transfer: int
     amount: int

@@ -13,9 +13,10 @@ from typing import Any
 
 from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.db.base import utcnow
-from app.db.models import AdminAction, Block, Report, RoomSeat, Sanction, new_id
+from app.db.models import AdminAction, Block, Player, Report, RoomSeat, Sanction, new_id
 from app.refusals import Code, FixedRefusal, Refusal
 from app.services import ledger, matches
 from app.services.matches import NotFound
@@ -184,6 +185,25 @@ async def sanction(s: AsyncSession, admin_id: str, player_id: str, kind: str, ho
     _audit(s, admin_id, kind, player_id, row.id, reason)
     await s.flush()
     return sanction_out(row)
+
+
+async def sanctions(s: AsyncSession, *, active: bool = True, player_id: str | None = None,
+                    limit: int, offset: int) -> list[dict[str, Any]]:
+    """The sanctions newest first, each with the player's and the admin's names and who lifted
+    it: only those in force now (not lifted, ``ends_at`` later than now) if ``active``, else
+    every one; only ``player_id``'s if given."""
+    player, admin = aliased(Player), aliased(Player)
+    query = (select(Sanction, player.name, admin.name)
+             .join(player, player.id == Sanction.player_id)
+             .join(admin, admin.id == Sanction.admin_id))
+    if active:
+        query = query.where(Sanction.lifted_at.is_(None), Sanction.ends_at > utcnow())
+    if player_id is not None:
+        query = query.where(Sanction.player_id == player_id)
+    rows = await s.execute(query.order_by(Sanction.created_at.desc(), Sanction.id)
+                           .limit(limit).offset(offset))
+    return [{**sanction_out(row), "player_name": player_name, "admin_name": admin_name,
+             "lifted_by": row.lifted_by} for row, player_name, admin_name in rows]
 
 
 async def lift(s: AsyncSession, admin_id: str, sanction_id: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 // The admins' moderation pages (PROTOCOL.md §9, issue 24): the reports queue and its decisions,
-// sanctions (chat mute, suspension) given and lifted early, ledger corrections, the audit of
-// every admin action, and the fair-play review's pairs. A match named by a report, the audit or
+// sanctions (chat mute, suspension) given, listed while in force and lifted early, ledger
+// corrections, the audit of every admin action, and the fair-play review's pairs. A match named by a report, the audit or
 // a pair's evidence opens in the admin's match page and its step replay (`onOpen`).
 import { html, useState, useEffect, errorText } from '../ui.js';
 import { t } from '../i18n.js';
@@ -137,53 +137,43 @@ function PlayerPicker({ value, onChange }) {
 
 /* ------------------------------------------------------------------ sanctions */
 
-/** The audit's sanctions, newest first, each with whether it was lifted (the audit names a
- * sanction by its id, and a lift by the same id). */
-function sanctionsOf(actions) {
-  const lifted = new Set(actions.filter((a) => a.action.startsWith('lift_')).map((a) => a.subject));
-  return actions.filter((a) => SANCTION_KINDS.includes(a.action)).map((a) => ({ ...a, lifted: lifted.has(a.subject) }));
-}
-
+/** The sanctions as the server lists them (GET /api/admin/sanctions): those in force now, or
+ * every one newest first with `all`; each in force can be lifted early. */
 export function Sanctions() {
   const [player, setPlayer] = useState(null);
   const [form, setForm] = useState({ kind: 'chat_mute', hours: 24, reason: '' });
-  const [actions, setActions] = useState(null);
-  const [ends, setEnds] = useState({}); // sanction id -> its end, as the server answered
+  const [all, setAll] = useState(false);
+  const [list, setList] = useState(null);
   const [error, setError] = useState(null);
-  const load = () => adminApi(`/api/admin/audit?limit=${LIST_LIMIT}`).then((d) => setActions(d.actions), setError);
+  const load = () => adminApi(`/api/admin/sanctions?active=${!all}&limit=${LIST_LIMIT}`)
+    .then((d) => setList(d.sanctions), setError);
   useEffect(() => {
     load();
-  }, []);
-  const list = sanctionsOf(actions || []);
-  const name = useNames(list.map((s) => s.player));
-  const answered = (s) => setEnds({ ...ends, [s.id]: s });
+  }, [all]);
   const give = async (e) => {
     e.preventDefault();
     try {
-      answered(await adminApi(`/api/admin/players/${player.id}/sanctions`, { method: 'POST',
-        body: { kind: form.kind, hours: Number(form.hours), reason: form.reason } }));
+      await adminApi(`/api/admin/players/${player.id}/sanctions`, { method: 'POST',
+        body: { kind: form.kind, hours: Number(form.hours), reason: form.reason } });
       setError(null);
       setForm({ ...form, reason: '' });
-      load();
     } catch (err) {
       setError(err);
     }
+    load();
   };
   const lift = async (id) => {
     try {
-      answered(await adminApi(`/api/admin/sanctions/${id}`, { method: 'DELETE' }));
-      load();
+      await adminApi(`/api/admin/sanctions/${id}`, { method: 'DELETE' });
+      setError(null);
     } catch (err) {
       setError(err);
     }
+    load();
   };
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
-  const state = (s) => {
-    const got = ends[s.subject];
-    if (s.lifted || (got && got.lifted_at)) return t('admin.sanction_lifted');
-    if (got && new Date(got.ends_at) <= new Date()) return t('admin.sanction_over');
-    return got ? t('admin.sanction_until', { when: fmtDate(got.ends_at) }) : t('admin.sanction_given');
-  };
+  const inForce = (s) => !s.lifted_at && new Date(s.ends_at) > new Date();
+  const state = (s) => (s.lifted_at ? t('admin.sanction_lifted') : t('admin.sanction_over'));
   return html`<section class="panel" data-testid="sanctions">
     <h2>${t('admin.sanction_new')}</h2>
     <${PlayerPicker} value=${player} onChange=${setPlayer} />
@@ -197,15 +187,19 @@ export function Sanctions() {
       <button type="submit" class="btn primary" data-testid="sanction-give" disabled=${!player}>${t('admin.sanction_give')}</button>
     </form>
     <${Failure} error=${error} />
-    <h2>${t('admin.sanctions_given')}</h2>
-    ${actions && (list.length === 0 ? html`<p class="muted">${t('admin.none')}</p>`
+    <h2>${all ? t('admin.sanctions_given') : t('admin.sanctions_in_force')}</h2>
+    <label class="field inline"><input type="checkbox" checked=${all} data-testid="sanctions-all"
+        onChange=${(e) => setAll(e.target.checked)} /> ${t('admin.sanctions_all')}</label>
+    ${list && (list.length === 0 ? html`<p class="muted" data-testid="sanctions-none">${t('admin.none')}</p>`
       : html`<div class="table-scroll"><table class="data" data-testid="sanction-list">
-        <thead><tr><th scope="col">${t('admin.when')}</th><th scope="col">${t('result.player')}</th><th scope="col">${t('admin.sanction_kind')}</th>
-          <th scope="col">${t('admin.reason')}</th><th scope="col">${t('admin.col.admin')}</th><th scope="col">${t('admin.col.status')}</th><th scope="col"><span class="sr-only">${t('admin.lift')}</span></th></tr></thead>
-        <tbody>${list.map((s) => html`<tr key=${s.id} data-sanction=${s.subject}>
-          <td>${fmtDate(s.at)}</td><td>${name(s.player)}</td><td>${t('admin.kind.' + s.action)}</td><td>${s.reason}</td>
-          <td>${s.admin_name}</td><td data-testid="sanction-state">${state(s)}</td>
-          <td>${!s.lifted && html`<button type="button" class="btn small" data-testid="sanction-lift" onClick=${() => lift(s.subject)}>${t('admin.lift')}</button>`}</td>
+        <thead><tr><th scope="col">${t('result.player')}</th><th scope="col">${t('admin.sanction_kind')}</th><th scope="col">${t('admin.reason')}</th>
+          <th scope="col">${t('admin.given_by')}</th><th scope="col">${t('admin.since')}</th><th scope="col">${t('admin.until')}</th>
+          <th scope="col"><span class="sr-only">${t('admin.lift')}</span></th></tr></thead>
+        <tbody>${list.map((s) => html`<tr key=${s.id} data-sanction=${s.id}>
+          <td>${s.player_name}</td><td>${t('admin.kind.' + s.kind)}</td><td>${s.reason}</td><td>${s.admin_name}</td>
+          <td>${fmtDate(s.at)}</td><td data-testid="sanction-until">${fmtDate(s.ends_at)}</td>
+          <td>${inForce(s) ? html`<button type="button" class="btn small" data-testid="sanction-lift" onClick=${() => lift(s.id)}>${t('admin.lift')}</button>`
+            : html`<span data-testid="sanction-state">${state(s)}</span>`}</td>
         </tr>`)}</tbody></table></div>`)}
   </section>`;
 }

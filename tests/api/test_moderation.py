@@ -223,6 +223,52 @@ async def test_an_admin_cannot_sanction_themselves(server: Hall,
                    bad, 422)
 
 
+async def test_the_sanctions_in_force_are_listed_until_lifted(server: Hall,
+                                                             http: httpx.AsyncClient) -> None:
+    """``GET /api/admin/sanctions`` (an extension of §9): the sanctions in force with their
+    ends, names and reasons; ``active=false`` every one, lifted ones with ``lifted_at``.
+    (A sanction over by itself is not in force: tests/db/test_moderation.py.)"""
+    ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
+    admin = _admin(server)
+    me = await call(http, "GET", "/api/me", admin)
+    give = f"/api/admin/players/{bob.id}/sanctions"
+    mute = await call(http, "POST", give, admin,
+                      {"kind": "chat_mute", "hours": 2, "reason": "spam"}, 201)
+    suspension = await call(http, "POST", give, admin,
+                            {"kind": "suspension", "hours": 24, "reason": "dumping"}, 201)
+    other = await call(http, "POST", f"/api/admin/players/{ann.id}/sanctions", admin,
+                       {"kind": "chat_mute", "hours": 1, "reason": "shouting"}, 201)
+
+    async def listed(query: str) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = (await call(
+            http, "GET", f"/api/admin/sanctions?{query}", admin))["sanctions"]
+        return found
+
+    active = await listed(f"player={bob.id}")
+    assert [s["id"] for s in active] == [suspension["id"], mute["id"]]  # newest first
+    assert active[0] == {**suspension, "player_name": "Bob", "admin_name": me["name"],
+                         "lifted_by": None}
+    assert active[1]["ends_at"] == mute["ends_at"] and active[1]["reason"] == "spam"
+    everyone = [s["id"] for s in await listed("limit=500")]
+    assert {mute["id"], suspension["id"], other["id"]} <= set(everyone)
+    assert [s["id"] for s in await listed(f"player={bob.id}&limit=1&offset=1")] \
+        == [mute["id"]]
+
+    await call(http, "DELETE", f"/api/admin/sanctions/{suspension['id']}", admin)
+    assert [s["id"] for s in await listed(f"player={bob.id}")] == [mute["id"]]
+    assert [s["id"] for s in await listed(f"player={bob.id}&active=true")] == [mute["id"]]
+    both = await listed(f"player={bob.id}&active=false")
+    assert [s["id"] for s in both] == [suspension["id"], mute["id"]]
+    assert both[0]["lifted_at"] and both[0]["lifted_by"] == me["id"]
+    assert both[1]["lifted_at"] is None
+    await call(http, "GET", "/api/me", bob)  # the suspension is lifted indeed
+    assert await listed("player=nobody&active=false") == []
+    for bad in ("active=maybe", "limit=0", "limit=501", "offset=-1"):
+        await call(http, "GET", f"/api/admin/sanctions?{bad}", admin, None, 422)
+    assert await refusal(http, "GET", "/api/admin/sanctions", bob, None, 403) == "forbidden"
+    await call(http, "DELETE", f"/api/admin/sanctions/{mute['id']}", admin)
+
+
 async def test_a_correction_is_a_ledger_transfer_never_below_zero(
         server: Hall, http: httpx.AsyncClient) -> None:
     bob = await guest(http, "Bob")

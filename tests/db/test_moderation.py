@@ -53,3 +53,28 @@ async def test_an_admin_cannot_sanction_themselves(sessions: Sessions) -> None:
         with pytest.raises(Refusal) as refused:
             await moderation.sanction(s, admin, admin, "suspension", 1, "oops")
         assert refused.value.code == "forbidden"
+
+
+async def test_the_list_of_sanctions_in_force_leaves_out_those_over_or_lifted(
+        sessions: Sessions) -> None:
+    async with sessions() as s, s.begin():
+        admin, player = await _admin(s), await bare_player(s)
+        over = await moderation.sanction(s, admin, player, "suspension", 1, "dumping")
+        lifted = await moderation.sanction(s, admin, player, "chat_mute", 1, "spam")
+        current = await moderation.sanction(s, admin, player, "chat_mute", 2, "shouting")
+        await moderation.lift(s, admin, lifted["id"])
+        await s.execute(update(Sanction).where(Sanction.id == over["id"])
+                        .values(ends_at=utcnow() - timedelta(seconds=1)))
+    async with sessions() as s, s.begin():
+        active = await moderation.sanctions(s, player_id=player, limit=50, offset=0)
+        every = await moderation.sanctions(s, active=False, player_id=player, limit=50,
+                                           offset=0)
+        nobody = await moderation.sanctions(s, active=False, player_id=admin, limit=50,
+                                            offset=0)
+    assert [r["id"] for r in active] == [current["id"]]
+    assert active[0]["admin_name"] == "chief" and active[0]["lifted_by"] is None
+    assert {r["id"] for r in every} == {over["id"], lifted["id"], current["id"]}
+    by_id = {r["id"]: r for r in every}
+    assert by_id[lifted["id"]]["lifted_by"] == admin and by_id[lifted["id"]]["lifted_at"]
+    assert by_id[over["id"]]["lifted_at"] is None
+    assert nobody == []

@@ -186,16 +186,36 @@ def test_sanctions_corrections_and_a_suspension(new_page: Any, server: dict[str,
     submit(page, {"sanction-hours": "2", "sanction-reason": "Spam in the chat"}, "sanction-give")
     row = page.locator("[data-testid=sanction-list] tbody tr").filter(has_text="Spam in the chat")
     expect(row).to_contain_text("Chat mute")
-    expect(row.locator("[data-testid=sanction-state]")).to_contain_text("Until")
+    expect(row).to_contain_text("Finn")
+    expect(row).to_contain_text(ADMIN)  # given by
+    expect(row.locator("[data-testid=sanction-lift]")).to_be_visible()
     assert_accessible(page)
+
+    # The list is the server's (GET /api/admin/sanctions): a reload still shows the mute in
+    # force, with the end the server keeps.
+    token = page.evaluate("localStorage.getItem('rummy.admin.token')")  # admin/session.js
+    listed = api(server, "GET", "/api/admin/sanctions", token)["sanctions"]
+    mute = next(s for s in listed if s["reason"] == "Spam in the chat")
+    page.reload()
+    page.click("[data-testid=tab-sanctions]")
+    row = page.locator(f"[data-testid=sanction-list] tr[data-sanction='{mute['id']}']")
+    expect(row).to_contain_text("Spam in the chat")
+    ends = page.evaluate("iso => new Date(iso).toLocaleString()", mute["ends_at"])
+    expect(row.locator("[data-testid=sanction-until]")).to_have_text(ends)
 
     finn.fill("[data-testid=chat-input]", "muted words")  # refused, with the chat_muted text
     finn.press("[data-testid=chat-input]", "Enter")
     expect(finn.locator(".toast-error").last).to_have_text("An admin has muted your chat for now.")
     expect(finn.locator(CHAT)).not_to_contain_text("muted words")
-    row.locator("[data-testid=sanction-lift]").click()
+    row.locator("[data-testid=sanction-lift]").click()  # lifted: no longer in force
+    expect(row).to_have_count(0)
+    assert mute["id"] not in [s["id"] for s in api(server, "GET", "/api/admin/sanctions",
+                                                     token)["sanctions"]]
+    page.check("[data-testid=sanctions-all]")  # every sanction: the mute, lifted early
     expect(row.locator("[data-testid=sanction-state]")).to_have_text("Lifted early")
     expect(row.locator("[data-testid=sanction-lift]")).to_have_count(0)
+    page.uncheck("[data-testid=sanctions-all]")
+    expect(row).to_have_count(0)
     say(finn, "free to speak")
 
     page.click("[data-testid=tab-corrections]")  # below zero: refused, nothing changes
@@ -213,6 +233,9 @@ def test_sanctions_corrections_and_a_suspension(new_page: Any, server: dict[str,
     pick(page, "Finn")
     page.select_option("[data-testid=sanction-kind]", "suspension")
     submit(page, {"sanction-reason": "Repeated abuse"}, "sanction-give")
+    given = page.locator("[data-testid=sanction-list] tbody tr").filter(has_text="Repeated abuse")
+    expect(given).to_contain_text("Suspension")  # the list, read again after giving
+    expect(given.locator("[data-testid=sanction-lift]")).to_be_visible()
     expect(finn.locator("[data-testid=conn-closed]")).to_contain_text(
         "An admin has suspended your account")
     expect(finn.locator("[data-testid=reconnecting]")).to_have_count(0)
