@@ -43,7 +43,10 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def http_client(base_url: str) -> httpx.AsyncClient:
-    return httpx.AsyncClient(base_url=base_url, trust_env=False, timeout=TIMEOUT)
+    # A pooled connection is dropped before uvicorn's keep-alive timeout (5 s) can close it
+    # under a request sent on it (httpx's default expiry is the same 5 s: a ReadError race).
+    return httpx.AsyncClient(base_url=base_url, trust_env=False, timeout=TIMEOUT,
+                             limits=httpx.Limits(keepalive_expiry=2.0))
 
 
 async def guest(http: httpx.AsyncClient, name: str) -> Player:
