@@ -88,6 +88,20 @@ async def balance(http: httpx.AsyncClient, player: Player) -> int:
     return int((await call(http, "GET", "/api/me", player))["balance"])
 
 
+async def post_from(http: httpx.AsyncClient, address: str, path: str, player: Player,
+                    body: Any) -> Any:
+    """A POST as if from ``address`` (X-Forwarded-For: the server must trust the test as its
+    proxy, RUMMY_TRUSTED_PROXIES): a staked room keeps one account per address."""
+    answer = await http.post(path, json=body, headers={**player.headers,
+                                                       **forwarded_for(address)})
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
+
+
+def forwarded_for(address: str | None) -> dict[str, str]:
+    return {"X-Forwarded-For": address} if address else {}
+
+
 def ws_url(base_url: str, room_id: str) -> str:
     return base_url.replace("http://", "ws://", 1) + f"/ws/rooms/{room_id}"
 
@@ -112,16 +126,20 @@ class WsClient:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, base_url: str, room_id: str, name: str = "client") -> WsClient:
-        """Connect without authenticating (for tests of the handshake itself)."""
+    async def open(cls, base_url: str, room_id: str, name: str = "client",
+                   address: str | None = None) -> WsClient:
+        """Connect without authenticating (for tests of the handshake itself); ``address``: as
+        if from there (X-Forwarded-For, for a server that trusts the test's proxy)."""
         ws = await connect(ws_url(base_url, room_id), proxy=None, open_timeout=TIMEOUT,
-                           max_size=2**22)
+                           max_size=2**22, additional_headers=forwarded_for(address))
         return cls(ws, name)
 
     @classmethod
-    async def join(cls, base_url: str, room_id: str, player: Player) -> WsClient:
-        """Connect, authenticate and wait for the first state message."""
-        client = await cls.open(base_url, room_id, player.name)
+    async def join(cls, base_url: str, room_id: str, player: Player,
+                   address: str | None = None) -> WsClient:
+        """Connect (from ``address``, as `open`), authenticate and wait for the first state
+        message."""
+        client = await cls.open(base_url, room_id, player.name, address)
         await client.send({"type": "auth", "token": player.token})
         first = await client.wait_for(lambda m: m["type"] in ("state", "error"))
         assert first["type"] == "state", first

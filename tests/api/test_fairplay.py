@@ -19,14 +19,13 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import connect
 
 from app.bots import make_bot
 from app.bots.base import Bot
 from app.engine.matchlog import MatchLog, final_state
 from app.engine.views import seat_view_of
 from bench.fairplay import DumperBot
-from tests.api.client import Player, WsClient, call, guest, ws_url
+from tests.api.client import Player, WsClient, call, guest, post_from
 from tests.api.halls import Hall, hall
 
 pytestmark = pytest.mark.postgres
@@ -41,18 +40,6 @@ ENV = {"RUMMY_TRUSTED_PROXIES": "127.0.0.1", "RUMMY_STARTING_CHIPS": "100000"}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
     with hall(tmp_path_factory.mktemp("fairplay"), "postgresql", ENV) as running:
         yield running
-
-
-async def _socket(server: Hall, room_id: str, player: Player, address: str) -> WsClient:
-    ws = await connect(ws_url(server.base_url, room_id), proxy=None,
-                       additional_headers={"X-Forwarded-For": address}, max_size=2**22)
-    client = WsClient(ws, player.name)
-    await client.send({"type": "auth", "token": player.token})
-    first = await client.wait_for(lambda m: m["type"] in ("state", "error"))
-    assert first["type"] == "state", first
-    client.seat = next(s["seat"] for s in first["room"]["players"]
-                       if s is not None and s["player_id"] == player.id)
-    return client
 
 
 async def _play(http: httpx.AsyncClient, server: Hall, client: WsClient, match_id: str,
@@ -82,13 +69,13 @@ async def _match(http: httpx.AsyncClient, server: Hall,
     """One staked match: ``seats`` (player, address, strategy), a computer player of level
     normal filling a seat left over; its id."""
     host, address, _ = seats[0]
-    room = await _from(http, address, "/api/rooms", host, ROOM)
+    room = await post_from(http, address, "/api/rooms", host, ROOM)
     for player, address, _ in seats[1:]:
-        await _from(http, address, f"/api/rooms/{room['id']}/join", player,
-                    {"invite": room.get("invite_code")})
+        await post_from(http, address, f"/api/rooms/{room['id']}/join", player,
+                        {"invite": room.get("invite_code")})
     if len(seats) == 1:
         await call(http, "POST", f"/api/rooms/{room['id']}/bots", host, {"count": 1})
-    clients = [await _socket(server, room["id"], p, a) for p, a, _ in seats]
+    clients = [await WsClient.join(server.base_url, room["id"], p, a) for p, a, _ in seats]
     try:
         started = await call(http, "POST", f"/api/rooms/{room['id']}/start", host)
         await asyncio.gather(*(_play(http, server, c, started["match_id"], bot)
@@ -97,15 +84,6 @@ async def _match(http: httpx.AsyncClient, server: Hall,
         for client in clients:
             await client.close()
     return str(started["match_id"])
-
-
-async def _from(http: httpx.AsyncClient, address: str, path: str, player: Player,
-                body: dict[str, Any]) -> Any:
-    """A POST from ``address`` (a staked room keeps one account per address)."""
-    answer = await http.post(path, json=body,
-                             headers={**player.headers, "X-Forwarded-For": address})
-    assert answer.status_code in (200, 201), answer.text
-    return answer.json()
 
 
 def _bot(kind: str, seed: int) -> Bot:

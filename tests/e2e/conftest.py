@@ -27,6 +27,9 @@ E2E_ENV = {
     "RUMMY_NEXT_HAND_SECONDS": "0.2",
     "RUMMY_CALL_GRACE_SECONDS": "0.1",
     "RUMMY_LEADERBOARD_MIN_MATCHES": "1",
+    # X-Forwarded-For from the test is believed (a browser sends none): a staked room keeps one
+    # account per address, and the fair-play review's players each have their own.
+    "RUMMY_TRUSTED_PROXIES": "127.0.0.1",
 }
 
 sync_api = pytest.importorskip("playwright.sync_api")

@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from app.fairplay.score import CHIP_FLOW, SHARED_ADDRESS, SOFT_PLAY
 from tests.conftest import REPO_ROOT
 
 from .conftest import screenshot, sign_in_as_guest
@@ -48,6 +49,14 @@ def test_all_languages_have_the_same_keys() -> None:
         keys = set(load(lang))
         assert keys == english, (lang, sorted(keys ^ english))
         assert all(v.strip() for v in load(lang).values()), lang
+
+
+def test_the_fair_play_reasons_are_the_reviews() -> None:
+    """The admin's fair-play page has words for each reason the review gives (PROTOCOL.md §9,
+    app/fairplay/score.py) and for no other (every language has the same keys, above)."""
+    prefix = "admin.fair_reason."
+    labels = {key.removeprefix(prefix) for key in load("en") if key.startswith(prefix)}
+    assert labels == {CHIP_FLOW, SOFT_PLAY, SHARED_ADDRESS}
 
 
 def untranslated(page: Any, lang: str) -> list[str]:

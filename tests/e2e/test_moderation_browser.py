@@ -2,15 +2,28 @@
 another from the seat's and the chat's menu; an admin decides the report, reads the audit,
 mutes a player's chat and lifts it, corrects a ledger (and is refused below zero), suspends
 a player (whose table says so and stops); the menu at phone size; the fair-play page's pairs
-with their evidence opening in the step replay (its data given by the test: the route is
-another branch's)."""
+flagged by the server's review, with their evidence opening in the step replay."""
 
 from __future__ import annotations
 
-import json
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
+import pytest
 from playwright.sync_api import expect
+
+from tests.api.client import (
+    Player,
+    WsClient,
+    call,
+    guest,
+    http_client,
+    post_from,
+    take_turn,
+)
+from tests.waits import eventually
 
 from .conftest import (
     PHONE,
@@ -269,39 +282,112 @@ def test_the_seat_menu_at_phone_size(new_page: Any, server: dict[str, Any]) -> N
     expect(seat).to_be_focused()
 
 
+# The fair-play review's data (docs/fairplay.md), each person from an address of their own
+# (X-Forwarded-For: the browser tests' server trusts the test as its proxy). Dumper and Friend
+# play four staked two-player matches to a target of 1 point (one hand, two if the stock runs
+# out first): Dumper never melds (draws from the stock and throws the card drawn, `take_turn`),
+# Friend leaves at the start and the computer player that takes a seat over goes out, so a hand
+# moves Dumper's whole hand, some 30 to 80 points, to Friend. Against the field each hosts four
+# staked six-seat matches of one hand with another guest and four computer players (the review
+# reads matches of two people or more), all left to the stand-in at once, at a buy-in of one
+# chip: a hand there moves at most one stake between two seats, so their results against others
+# explain none of that flow.
+PAIR_ROOM = {"game": "standard", "seats": 2, "stake": 1, "buy_in": 200,
+             "options": {"target_score": 1}}
+FIELD_ROOM = {**PAIR_ROOM, "seats": 6, "buy_in": 1}
+FIELD_MATCHES, PAIR_MATCHES = 4, 4
+
+
+async def dumping_pair(base_url: str, admin: Player) -> tuple[Player, Player, list[str]]:
+    """Dumper and Friend, with their history (above); the ids of their matches together."""
+    async with http_client(base_url) as http:
+        dumper, friend = [await guest(http, name) for name in ("Dumper", "Friend")]
+        home = {dumper.id: "198.51.100.1", friend.id: "198.51.100.2"}
+        started = []
+        for n, player in enumerate([dumper, friend] * FIELD_MATCHES):
+            other = await guest(http, f"Field {n + 1}")
+            room = await post_from(http, home[player.id], "/api/rooms", player, FIELD_ROOM)
+            await post_from(http, f"198.51.100.{n + 10}", f"/api/rooms/{room['id']}/join",
+                            other, {"invite": room["invite_code"]})
+            await call(http, "POST", f"/api/rooms/{room['id']}/bots", player, {"count": 4})
+            started.append((await call(http, "POST", f"/api/rooms/{room['id']}/start",
+                                       player))["match_id"])
+            for seated in (player, other):
+                await call(http, "POST", f"/api/rooms/{room['id']}/leave", seated)
+        together = [await dump_to(http, base_url, dumper, friend, home)
+                    for _ in range(PAIR_MATCHES)]
+
+        async def all_over() -> bool:  # the list reads no match's hidden state (no audit)
+            over = {m["id"] for p in (dumper, friend) for m in (await call(
+                http, "GET", f"/api/admin/matches?player={p.id}", admin))["matches"]
+                if m["status"] in ("finished", "abandoned")}
+            return over >= {*started, *together}
+
+        await eventually(all_over, "the fair-play matches are over")
+    return dumper, friend, together
+
+
+async def dump_to(http: httpx.AsyncClient, base_url: str, dumper: Player, friend: Player,
+                  home: dict[str, str]) -> str:
+    """One match of the pair to its end: Dumper pays Friend (above); its id."""
+    room = await post_from(http, home[dumper.id], "/api/rooms", dumper, PAIR_ROOM)
+    await post_from(http, home[friend.id], f"/api/rooms/{room['id']}/join", friend,
+                    {"invite": room["invite_code"]})
+    client = await WsClient.join(base_url, room["id"], dumper, home[dumper.id])
+    try:
+        started = await call(http, "POST", f"/api/rooms/{room['id']}/start", dumper)
+        await call(http, "POST", f"/api/rooms/{room['id']}/leave", friend)
+        while True:
+            index, turn = await client.wait_index(lambda m: m["type"] == "state" and m["view"] and (
+                m["view"]["game_over"] or (m["view"]["turn"] == client.seat
+                                           and not m["view"]["hand_over"])), client.cursor)
+            client.cursor = index + 1
+            if turn["view"]["game_over"]:
+                return str(started["match_id"])
+            await take_turn(client, turn)
+    finally:
+        await client.close()
+
+
 def test_the_fair_play_page_opens_the_evidence_in_the_replay(new_page: Any,
                                                             server: dict[str, Any]) -> None:
-    """The page against the contract's answer (PROTOCOL.md §9), given by the test: the route is
-    being built on another branch. A pair's evidence match opens in the step replay."""
-    ids = shared.get("ids")
-    assert ids, "the block and report test must run first"
+    """A pair the server's own review flags (PROTOCOL.md §9): the page shows it with its
+    reason, and a pair's evidence match opens in the step replay; Back returns."""
     page = admin_page(new_page, server)
-    answer = {"pairs": [
-        {"players": [ids["host"], ids["guest"]], "matches": 4, "score": 0.87, "flagged": True,
-         "reasons": ["chip_flow", "shared_address"], "evidence": [ids["match"]]},
-        {"players": [ids["guest"], ids["host"]], "matches": 3, "score": 0.1, "flagged": False,
-         "reasons": [], "evidence": []}]}
-    asked: list[str] = []
+    token = api(server, "POST", "/api/auth/login", body={
+        "username": ADMIN, "password": PASSWORD})["token"]
+    admin = Player("", ADMIN, token)
+    with ThreadPoolExecutor(1) as thread:  # Playwright's sync API holds this thread's loop
+        dumper, friend, together = thread.submit(
+            asyncio.run, dumping_pair(server["base_url"], admin)).result()
+    review = api(server, "GET", "/api/admin/fairplay", token)["pairs"]
+    pair = next(p for p in review if set(p["players"]) == {dumper.id, friend.id})
+    if not (pair["flagged"] and pair["reasons"] == ["chip_flow"]):
+        hands = {m: [r["payments"] for r in api(server, "GET", f"/api/admin/matches/{m}",
+                                                token)["results"]] for m in together}
+        pytest.fail(f"the pair is not flagged for its chip flow: {pair}; its hands: {hands}")
+    assert pair["matches"] == PAIR_MATCHES and set(pair["evidence"]) <= set(together), pair
+    evidence = pair["evidence"][0]
 
-    def fairplay(route: Any) -> None:
-        asked.append(route.request.url)
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
-
-    page.route("**/api/admin/fairplay?*", fairplay)
     page.click("[data-testid=tab-fairplay]")
-    rows = page.locator("[data-testid=pair-list] tbody tr")
-    expect(rows).to_have_count(2)
-    expect(rows.first).to_contain_text("Alma · Bruno")
-    expect(rows.first).to_contain_text("87%")
-    expect(rows.first.locator("[data-testid=pair-flagged]")).to_have_text("flagged")
-    expect(rows.first).to_contain_text("They connect from the same address")
-    expect(rows.nth(1).locator("[data-testid=pair-flagged]")).to_have_count(0)
-    assert asked[-1].endswith("min_matches=3")
+    row = page.locator(f"[data-testid=pair-list] tr[data-pair='{','.join(pair['players'])}']")
+    names = {dumper.id: "Dumper", friend.id: "Friend"}
+    expect(row).to_contain_text(" · ".join(names[p] for p in pair["players"]))
+    expect(row).to_contain_text(f"{round(pair['score'] * 100)}%")
+    expect(row.locator("[data-testid=pair-flagged]")).to_have_text("flagged")
+    expect(row).to_contain_text("Chips flow one way between them")
+    expect(row).not_to_contain_text("They connect from the same address")
     assert_accessible(page)
-    page.fill("[data-testid=fair-min]", "4")
-    with page.expect_request("**/api/admin/fairplay?min_matches=4"):
+    page.fill("[data-testid=fair-min]", str(PAIR_MATCHES + 1))
+    with page.expect_request(f"**/api/admin/fairplay?min_matches={PAIR_MATCHES + 1}"):
         page.locator("[data-testid=fairplay] button[type=submit]").click()
-    rows.first.locator(f"[data-open-match='{ids['match']}']").click()
+    expect(row).to_have_count(0)
+    page.fill("[data-testid=fair-min]", str(PAIR_MATCHES))
+    page.locator("[data-testid=fairplay] button[type=submit]").click()
+    with page.expect_request(f"**/api/admin/matches/{evidence}"):
+        row.locator(f"[data-open-match='{evidence}']").click()
     expect(page.locator("[data-testid=replay]")).to_be_visible()
+    expect(page.locator("[data-testid=results] tbody")).to_contain_text("Friend")  # the winner
     page.get_by_role("button", name="Back").click()
     expect(page.locator("h1")).to_have_text("Fair play")
+    expect(row.locator("[data-testid=pair-flagged]")).to_have_text("flagged")
