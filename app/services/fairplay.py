@@ -1,7 +1,8 @@
 """The fair-play review over what the server keeps (PROTOCOL.md §9, docs/fairplay.md): the
-facts of every finished match of the last ``RUMMY_ADDRESS_RETENTION_DAYS`` with two players
-or more (seats, the hand settlements the ledger moved, stored analyses, the seats' addresses),
-scored by the pure `app.fairplay.score.review`.
+facts of every finished match of the last ``RUMMY_ADDRESS_RETENTION_DAYS`` with a person in it
+(seats, the hand settlements the ledger moved, stored analyses, the seats' addresses), scored
+by the pure `app.fairplay.score.review`. A match of one person against computer players pairs
+nobody, but it is part of that person's results and level against the field.
 
 Only analyses already stored are read: working out a missing one costs about two seconds of
 CPU a match (docs/analysis.md), which a review of thousands of matches cannot spend in a
@@ -45,26 +46,26 @@ async def run(s: AsyncSession, window_days: int, now: datetime | None = None) ->
 
 
 async def match_facts(s: AsyncSession, since: datetime) -> list[MatchFacts]:
-    """The finished matches since ``since`` with at least two players, as the review's facts."""
+    """The finished matches since ``since`` with a person in them, as the review's facts."""
     matches = (await s.scalars(select(Match).where(
         Match.status.in_(OVER), Match.finished_at >= since).order_by(Match.finished_at))).all()
     seats: dict[str, list[MatchSeat]] = defaultdict(list)
     for row in await s.scalars(select(MatchSeat).where(
             MatchSeat.match_id.in_([m.id for m in matches])).order_by(MatchSeat.seat)):
         seats[row.match_id].append(row)
-    shared = [m for m in matches if sum(1 for x in seats[m.id] if x.player_id) >= 2]
-    ids = [m.id for m in shared]
+    played = [m for m in matches if any(x.player_id for x in seats[m.id])]
+    ids = [m.id for m in played]
     moves = await ledger.hand_moves(s, ids)
     accuracy = await _accuracies(s, ids)
-    addresses = await _addresses(s, [m.room_id for m in shared if m.room_id])
-    hands = await _hand_numbers(s, [m.id for m in shared if m.stake > 0])
+    addresses = await _addresses(s, [m.room_id for m in played if m.room_id])
+    hands = await _hand_numbers(s, [m.id for m in played if m.stake > 0])
     return [MatchFacts(m.id, tuple(
         Seat(x.player_id, accuracy.get((m.id, x.seat)),
              frozenset(addresses.get((m.room_id or "", x.player_id or ""), ())))
         for x in seats[m.id]),
         tuple(tuple((p, q, v / m.stake) for p, q, v in moves.get(m.id, {}).get(h, []))
               for h in hands.get(m.id, [])))
-        for m in shared]
+        for m in played]
 
 
 async def _accuracies(s: AsyncSession, ids: list[str]) -> dict[tuple[str, int], float]:

@@ -288,8 +288,8 @@ def test_the_seat_menu_at_phone_size(new_page: Any, server: dict[str, Any]) -> N
 # out first): Dumper never melds (draws from the stock and throws the card drawn, `take_turn`),
 # Friend leaves at the start and the computer player that takes a seat over goes out, so a hand
 # moves Dumper's whole hand, some 30 to 80 points, to Friend. Against the field each hosts four
-# staked six-seat matches of one hand with another guest and four computer players (the review
-# reads matches of two people or more), all left to the stand-in at once, at a buy-in of one
+# staked six-seat matches of one hand with another guest and four computer players, all left
+# to the stand-ins at once, at a buy-in of one
 # chip: a hand there moves at most one stake between two seats, so their results against others
 # explain none of that flow.
 PAIR_ROOM = {"game": "standard", "seats": 2, "stake": 1, "buy_in": 200,
