@@ -20,7 +20,8 @@ def test_a_small_tournament_beside_rooms_prints_its_table() -> None:
     postgres = pg.require_postgres().render_as_string(hide_password=False)
     done = subprocess.run(  # noqa: S603 - our interpreter, fixed argv
         [sys.executable, "-m", "bench.tournament", "--players", "8", "--rooms", "2",
-         "--seconds", "2", "--repeat", "1", "--warmup", "0.5", "--target", "1", "--postgres", postgres],
+         "--seconds", "2", "--repeat", "1", "--warmup", "0.5", "--target", "1",
+         "--postgres", postgres],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {row["run"]: row for row in table(done.stdout)}
