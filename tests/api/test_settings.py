@@ -67,6 +67,7 @@ BAD: list[tuple[str, str, str, dict[str, str]]] = [
     ("RUMMY_MAX_WAITING_ROOMS_PER_HOST", "0", "greater than or equal to 1", {}),
     ("RUMMY_REDIS_PREFIX", "no spaces please", "should match pattern", {}),
     ("RUMMY_LEASE_SECONDS", "0.1", "greater than or equal to 0.5", {}),
+    ("RUMMY_ADDRESS_RETENTION_DAYS", "0", "greater than or equal to 1", {}),
     ("RUMMY_METRICS_ENABLED", "sometimes", "valid boolean", {}),
     ("RUMMY_METRICS_ALLOW", "prometheus.internal", "not an IP address or network", {}),
     ("RUMMY_LOG_FORMAT", "xml", "'text' or 'json'", {}),
