@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import HTTPConnection
 
 from app.db.models import Player
 from app.refusals import Code, Refusal
@@ -86,11 +87,11 @@ async def _admin_player(player: CurrentPlayer) -> Player:
 AdminPlayer = Annotated[Player, Depends(_admin_player)]
 
 
-def client_address(request: Request) -> str | None:
-    """The client's address as uvicorn gives it: the socket's peer, or the X-Forwarded-For
-    address when the peer is one of the trusted proxies (``RUMMY_TRUSTED_PROXIES``); None if
-    unknown."""
-    return request.client.host if request.client is not None else None
+def client_address(connection: HTTPConnection) -> str | None:
+    """The client's address (of a request or a websocket) as uvicorn gives it: the socket's
+    peer, or the X-Forwarded-For address when the peer is one of the trusted proxies
+    (``RUMMY_TRUSTED_PROXIES``); None if unknown."""
+    return connection.client.host if connection.client is not None else None
 
 
 async def player_for_token(app: FastAPI, token: str) -> Player | None:

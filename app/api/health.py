@@ -13,6 +13,7 @@ from app import metrics
 from app.refusals import Code, Refusal
 
 from . import errors
+from .deps import client_address
 from .schemas import HealthOut, ReadyOut, api_router
 from .schemas import errors as errors_of
 
@@ -64,8 +65,8 @@ async def metrics_page(request: Request) -> Response:
     RUMMY_METRICS_ALLOW; to anyone else it does not exist (404). Each scrape checks readiness
     first (`rummy_ready`). A plain route, not part of the JSON API or its document."""
     settings = request.app.state.settings
-    host = request.client.host if request.client else ""
-    if not settings.metrics_enabled or not allowed(host, settings.metrics_allow):
+    host = client_address(request)
+    if not settings.metrics_enabled or host is None or not allowed(host, settings.metrics_allow):
         return errors.response(Refusal(Code.NOT_FOUND, "no such page"))
     await unready(request)
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

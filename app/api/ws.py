@@ -26,7 +26,7 @@ from app.services.accounts import token_hash
 from app.services.addresses import AddressBook
 
 from . import messages
-from .deps import player_for_token
+from .deps import client_address, player_for_token
 from .gateway import Gateway
 from .sockets import (
     CLOSE_AUTH,
@@ -90,7 +90,8 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
             return
         sockets = _indexed(ws, conn)
         addresses: AddressBook = ws.app.state.addresses  # once per socket, off its path
-        addresses.seen(conn.player_id, room_id, ws.client.host if ws.client else "unknown")
+        if (address := client_address(ws)) is not None:
+            addresses.seen(conn.player_id, room_id, address)
         try:
             while not conn.closed:  # uvicorn's own receive: no wrapper frame while a socket idles
                 message = await receive()
