@@ -87,7 +87,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.registry = gateway.registry
     await gateway.start()
     director = TournamentDirector(SqlTournamentStore(sessions), gateway.open_table,
-                                  gateway.tournament_ownership(), sweep=settings.lease_seconds)
+                                  gateway.tournament_ownership(), sweep=settings.lease_seconds,
+                                  pace=timing.pace)
     director.tell = gateway.tournaments_told(director.poked)
     store.table_finished = director.poke
     app.state.tournaments = director

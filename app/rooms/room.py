@@ -166,7 +166,6 @@ class Room:
             parsed = parse_action(action)
         except RuleError as exc:
             return Refusal(exc.code, exc.message).reply(client_id)
-        self.pace.person_acted()
         was_away = seat in self.scheduler.away
         self.scheduler.acted(seat)
         if was_away:  # back: no stand-in any more, and the presence shows it
@@ -177,16 +176,17 @@ class Room:
             if refusal is not None:  # refused now, not after the window: it changes nothing
                 return refusal
             await self.window.wait(self.runner.state)
-        async with self.lock:
-            if key is not None and (found := self.runner.replies.get(key)) is not None:
-                return found
-            try:
-                reply, events = await self.runner.apply(seat, parsed, key, client_id)
-            except Exception as exc:
-                return _storage_refusal(self.id, client_id, exc)
-            if events:
-                await self._record_if_over()
-                self._changed(events)
+        with self.pace.person():  # unwatched tables wait while it is handled
+            async with self.lock:
+                if key is not None and (found := self.runner.replies.get(key)) is not None:
+                    return found
+                try:
+                    reply, events = await self.runner.apply(seat, parsed, key, client_id)
+                except Exception as exc:
+                    return _storage_refusal(self.id, client_id, exc)
+                if events:
+                    await self._record_if_over()
+                    self._changed(events)
         return reply
 
     async def seed(self, player_id: str, value: object) -> dict[str, Any]:

@@ -27,6 +27,8 @@ from typing import Protocol
 from app.services.room_settings import RoomSettings
 from app.services.tournaments import TableToOpen
 
+from .pace import Pace
+
 log = logging.getLogger(__name__)
 
 OpenTable = Callable[[str, RoomSettings, list[tuple[str, str]]], Awaitable[object]]
@@ -75,9 +77,12 @@ class Solo:
 class TournamentDirector:
     def __init__(self, store: TournamentStore, open_table: OpenTable,
                  ownership: Ownership | None = None, sweep: float = 5.0,
-                 tell: Callable[[str], None] | None = None) -> None:
+                 tell: Callable[[str], None] | None = None, pace: Pace | None = None) -> None:
         self.store = store
         self.open_table = open_table
+        # A round's tables are opened one at a time in turn with the unwatched rooms' moves,
+        # so that sixteen deals at once do not hold up people playing elsewhere.
+        self.pace = pace or Pace()
         self.ownership = ownership or Solo()
         self.sweep_seconds = sweep
         self.tell = tell  # several processes: tell the others that a tournament moved on
@@ -140,7 +145,8 @@ class TournamentDirector:
                     continue
                 if not self.drives(tournament_id):
                     return  # the lease ran out meanwhile: its new driver opens the rest
-                await self.open_table(table.room_id, table.settings, table.players)
+                async with self.pace.unwatched():
+                    await self.open_table(table.room_id, table.settings, table.players)
                 opened.add(table.room_id)
 
     async def _advance_logged(self, tournament_id: str) -> None:

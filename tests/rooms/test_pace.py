@@ -1,6 +1,7 @@
-"""The pace of unwatched computer play (app/rooms/pace.py): while people act, unwatched
-decisions take turns, each leaving the next max(INTERVAL, REST_RATIO × its time) to wait; with
-nobody acting they neither wait nor take turns."""
+"""The pace of unwatched computer play (app/rooms/pace.py): while people act, unwatched turns
+take turns, each leaving the next max(INTERVAL, REST_RATIO × its time) to wait, and each waits
+for a moment no person's action is being handled (at most YIELD_LIMIT); with nobody acting they
+neither wait nor take turns."""
 
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ from app.rooms.pace import Pace
 THINK = 0.05
 
 
+def acted(pace: Pace) -> None:
+    """A person's action, handled and done."""
+    with pace.person():
+        pass
+
+
 async def think(pace: Pace, seconds: float = THINK) -> float:
     """One unwatched decision of ``seconds``: the seconds spent waiting for the turn."""
     asked = time.monotonic()
@@ -25,14 +32,14 @@ async def think(pace: Pace, seconds: float = THINK) -> float:
 
 async def test_a_long_decision_earns_a_rest_while_people_act() -> None:
     pace = Pace(interval=0.0, rest_ratio=4.0)
-    pace.person_acted()
+    acted(pace)
     await think(pace)
     assert await think(pace) >= 4.0 * THINK * 0.99
 
 
 async def test_quick_decisions_are_spaced_by_the_interval() -> None:
     pace = Pace(interval=0.1, rest_ratio=4.0)
-    pace.person_acted()
+    acted(pace)
     began = time.monotonic()
     for _ in range(4):
         await think(pace, 0.0)
@@ -41,7 +48,7 @@ async def test_quick_decisions_are_spaced_by_the_interval() -> None:
 
 async def test_decisions_take_turns_while_people_act() -> None:
     pace = Pace(interval=0.0, rest_ratio=0.0)
-    pace.person_acted()
+    acted(pace)
     inside = most = 0
 
     async def decide() -> None:
@@ -69,7 +76,35 @@ async def test_no_wait_when_nobody_acts(monkeypatch: pytest.MonkeyPatch) -> None
     await think(pace)
     await think(pace)
     assert waits == []
-    pace.person_acted()
+    acted(pace)
     await think(pace)
     await think(pace)
     assert len(waits) == 1 and waits[0] > 0
+
+
+async def test_an_unwatched_turn_waits_while_a_person_is_handled() -> None:
+    pace = Pace(interval=0.0, rest_ratio=0.0, yield_limit=30.0)
+    handled = asyncio.Event()
+    order: list[str] = []
+
+    async def person() -> None:
+        with pace.person():
+            handled.set()
+            await asyncio.sleep(0.05)  # its commit, say
+            order.append("person")
+
+    task = asyncio.create_task(person())
+    await handled.wait()
+    async with pace.unwatched():
+        order.append("computer")
+    await task
+    assert order == ["person", "computer"]
+
+
+async def test_people_without_a_gap_hold_an_unwatched_turn_back_only_so_long() -> None:
+    pace = Pace(interval=0.0, rest_ratio=0.0, yield_limit=0.1)
+    with pace.person():  # people acting without a gap
+        asked = time.monotonic()
+        async with pace.unwatched():
+            waited = time.monotonic() - asked
+    assert 0.1 * 0.99 <= waited < 10.0
