@@ -18,8 +18,8 @@ and runs:
 
 2 and 3 alternate ``--repeat`` times, each on a new server and database, so that a change in
 the machine's load falls on both. The question it answers: does a tournament hold up the rooms
-around it (the median of the p99s of 3 against that of 2)? Unwatched tables think in turn and
-rest while people act (`app.rooms.pace`), so beside busy rooms the tournament takes longer.
+around it (the median of the p99s of 3 against that of 2)? Unwatched tables play in the gaps
+between people's actions (`app.rooms.pace`), so beside busy rooms the tournament takes longer.
 The machine's load average is printed with each run: other work on it shows in the figures.
 """
 
