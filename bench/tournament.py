@@ -1,6 +1,7 @@
 """A sit-and-go tournament played by the server, beside ordinary rooms (issue 22).
 
-``python -m bench.tournament [--players 64] [--seats 4] [--rooms 50] [--seconds S] [--repeat 3]``
+``python -m bench.tournament [--players 64] [--seats 4] [--rooms 50] [--seconds S] [--repeat 3]
+[--rate R]``
 starts ``python -m app serve`` (one process, PostgreSQL: a database of its own per run, as
 `bench.load` makes them) with ``RUMMY_BOT_DELAY_SECONDS=0`` and `bench.load`'s short pauses,
 and runs:
@@ -11,8 +12,9 @@ and runs:
    registration that fills it to its end (status ``finished``, prizes paid), and its rounds.
 2. **rooms alone**: ``--rooms`` ordinary rooms of four guests, each action (draw from the
    stock, discard the card drawn) as soon as the last is acknowledged (`bench.loadclient`'s
-   closed loop) for ``--seconds`` (default: the tournament's time alone); actions/s and
-   p50/p99 of the time from an action's send to its ack.
+   closed loop), or with ``--rate`` that many a second per room (its open loop, latency from
+   each action's intended time), for ``--seconds`` (default: the tournament's time alone);
+   actions/s and p50/p99 of the time from an action's send to its ack.
 3. **both**: the rooms as in 2, and the tournament filled at the start of their measured
    window: the rooms' figures beside it, and its time to finish.
 
@@ -106,7 +108,7 @@ async def rooms_and(server: Process, args: argparse.Namespace,
     tables = await seat_tables(server, plans)
     async with httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60) as http:
         entered = await registered(http, args) if tournament else None
-        playing = asyncio.ensure_future(measure(tables, args, None))
+        playing = asyncio.ensure_future(measure(tables, args, args.rate))
         await asyncio.sleep(args.warmup)
         outcome = None if entered is None else await play_out(http, *entered)
         stats, limited = await playing
@@ -131,8 +133,9 @@ def bench(args: argparse.Namespace, postgres: str, logs: Path) -> None:
     def serve(url: str, name: str) -> Any:
         return running(["-m", "app", "serve"], {**server_env(url), **env}, logs / name)
 
+    loop = "a closed loop" if args.rate is None else f"an open loop of {args.rate:g} actions/s each"
     print(f"tournament: {args.players} players, tables of {args.seats}, every seat played by "
-          f"the server; beside it {args.rooms} rooms of 4 in a closed loop")
+          f"the server; beside it {args.rooms} rooms of 4 in {loop}")
     with database(postgres) as url, serve(url, "t.log") as s:
         first = run(alone(s, args))
     print(f"  tournament alone: {first[0]:.1f} s ({first[1]} rounds); "
@@ -168,6 +171,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="the rooms' measured seconds (default: the tournament's time alone)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="alternating runs of the rooms alone and beside the tournament")
+    parser.add_argument("--rate", type=float,
+                        help="each room's actions a second, an open loop (default: a closed "
+                             "loop, each action as soon as the last is acknowledged)")
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds played unmeasured")
     parser.add_argument("--target", type=int, default=None,
                         help="the tables' target score (default: the game's own)")

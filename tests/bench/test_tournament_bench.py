@@ -1,5 +1,6 @@
 """`python -m bench.tournament` runs from the repository and prints its figures: a smoke test
-at a tiny size (8 players, 2 rooms, one-hand matches), not a timed test."""
+at a tiny size (8 players, 2 rooms, one-hand matches), with the rooms in a closed loop and in
+an open one, not a timed test."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from tests.conftest import REPO_ROOT
 pytestmark = pytest.mark.postgres
 
 
-def test_a_small_tournament_beside_rooms_prints_its_table() -> None:
+@pytest.mark.parametrize("rate", [[], ["--rate", "20"]], ids=["closed", "open"])
+def test_a_small_tournament_beside_rooms_prints_its_table(rate: list[str]) -> None:
     postgres = pg.require_postgres().render_as_string(hide_password=False)
     done = subprocess.run(  # noqa: S603 - our interpreter, fixed argv
         [sys.executable, "-m", "bench.tournament", "--players", "8", "--rooms", "2",
          "--seconds", "2", "--repeat", "1", "--warmup", "0.5", "--target", "1",
-         "--postgres", postgres],
+         "--postgres", postgres, *rate],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {row["run"]: row for row in table(done.stdout)}
