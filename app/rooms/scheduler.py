@@ -89,15 +89,19 @@ class Scheduler:
     # --- presence -------------------------------------------------------------------------
 
     def presence(self, players: int) -> list[str]:
+        """Per seat, ``connected`` (a computer player's seat too), ``away`` (connected, but
+        timed out twice) or ``disconnected``: a person with no connection open is
+        disconnected, away or not, so that a client can tell from it whether anyone is at the
+        table (``anyone_here``, which the match waits on)."""
         out = []
         for seat in range(players):
             player = self.seating.player_at(seat)
             if player is None:
                 out.append("connected")
-            elif seat in self.away:
-                out.append("away")
+            elif not self.connections.present(player):
+                out.append("disconnected")
             else:
-                out.append("connected" if self.connections.present(player) else "disconnected")
+                out.append("away" if seat in self.away else "connected")
         return out
 
     def seen(self, seat: int | None) -> None:

@@ -298,6 +298,26 @@ async def test_every_view_shows_who_is_connected(proc: ServerProcess,
         await client.close()
 
 
+async def test_an_away_player_whose_sockets_close_is_disconnected(
+        proc: ServerProcess, http: httpx.AsyncClient) -> None:
+    """Away is a connected player's state (timed out twice): once Ben's socket closes his seat
+    is `disconnected`, away or not, so the others' view tells whether anyone is at the table,
+    as the match's waiting does (docs/server.md, "Presence", "Nobody at the table")."""
+    ann, ben = await guest(http, "Ann"), await guest(http, "Ben")
+    room = await _room(http, ann, [ben], turn_seconds=TURN, deals=[NO_MELDS])
+    a = await WsClient.join(proc.base_url, room["id"], ann)
+    b = await WsClient.join(proc.base_url, room["id"], ben)
+    await _start(http, room, ann)
+    # Nobody acts: the timer plays every turn, and after two of his own Ben is away.
+    await a.wait_for(lambda m: _seen(m, 1) == "away", timeout=DEADLINE)
+    mark = len(a.messages)
+    await b.close()
+    gone = await a.poll(lambda m: _seen(m, 1) == "disconnected", mark, DEADLINE)
+    assert gone is not None, "an away player who left is still shown away"
+    assert _presence(await fresh_state(proc.base_url, room["id"], ann))[1] == "disconnected"
+    await a.close()
+
+
 async def test_a_disconnected_players_seat_is_played_after_the_grace_period(
         proc: ServerProcess, http: httpx.AsyncClient) -> None:
     """No turn timer: after `grace_seconds` a computer player plays for a player whose socket
