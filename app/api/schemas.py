@@ -302,6 +302,7 @@ class MyRoom(Out):
     rated: bool
     host_id: str
     your_seat: int
+    resigned: bool  # gave the seat up during the match: a stand-in plays it, they may watch
     invite_code: str | None
     created_at: str
 

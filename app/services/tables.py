@@ -20,20 +20,25 @@ OPEN = ("waiting", "playing")
 
 
 async def rooms_of(session: AsyncSession, player_id: str) -> list[dict[str, Any]]:
-    """The open rooms (waiting or playing) where ``player_id`` holds a seat, newest first."""
-    mine = (select(Room, RoomSeat.seat).join(RoomSeat, RoomSeat.room_id == Room.id)
+    """The open rooms (waiting or playing) where ``player_id`` holds a seat, newest first;
+    ``resigned`` where they gave the seat up during the match (a stand-in plays it to the end:
+    the seat's record and escrow stay theirs, and they may only watch)."""
+    mine = (select(Room, RoomSeat.seat, RoomSeat.bot)
+            .join(RoomSeat, RoomSeat.room_id == Room.id)
             .where(RoomSeat.player_id == player_id, Room.status.in_(OPEN))
             .order_by(Room.created_at.desc(), Room.id))
     rows = (await session.execute(mine)).all()
+    ids = [room.id for room, _, _ in rows]
     taken = dict((await session.execute(
-        select(RoomSeat.room_id, func.count()).where(RoomSeat.room_id.in_([r.id for r, _ in rows]))
+        select(RoomSeat.room_id, func.count()).where(RoomSeat.room_id.in_(ids))
         .group_by(RoomSeat.room_id))).tuples().all()) if rows else {}
+    # A person's seat with a computer player in it is a resignation (Seating.leave).
     return [{"id": room.id, "game": room.game, "options": room.options, "status": room.status,
              "seats": room.seats, "taken": taken.get(room.id, 0), "stake": room.stake,
              "buy_in": room.buy_in, "private": room.private, "rated": room.rated,
-             "host_id": room.host_id, "your_seat": seat, "invite_code": room.invite_code,
-             "created_at": room.created_at.isoformat()}
-            for room, seat in rows]
+             "host_id": room.host_id, "your_seat": seat, "resigned": stand_in is not None,
+             "invite_code": room.invite_code, "created_at": room.created_at.isoformat()}
+            for room, seat, stand_in in rows]
 
 
 async def quick_seat_of(session: AsyncSession, player_id: str) -> str | None:

@@ -1,7 +1,7 @@
 """Issue 18's small things over a real server on PostgreSQL: a rematch room carries the old
 room's chat and the host is not shown gone from the old room once they offered it; a refusal
 of clashing options names them; ``GET /api/me/rooms`` answers the caller's own rooms only,
-private ones included."""
+private ones included, and (issue 35) says which seats the caller resigned."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.api.client import WsClient, call, guest, refusal
+from tests.api.client import Player, WsClient, call, guest, refusal
 from tests.api.halls import Hall, hall
 from tests.api.test_rematch import finished_match
 
@@ -93,3 +93,40 @@ async def test_my_rooms_are_the_callers_own_private_ones_included(
     assert [(r["id"], r["status"]) for r in mine] == [(hidden["id"], "playing")]
     assert [r["id"] for r in (await call(http, "GET", "/api/me/rooms", bob))["rooms"]] == \
         [public["id"]]
+
+
+async def test_a_resigned_seat_is_listed_to_watch_until_the_match_ends(
+        http: httpx.AsyncClient, server: Hall) -> None:
+    """Issue 35: after resigning, "Your games" still lists the room (the seat's record and
+    escrow are the player's until the match ends) but says so (`resigned`), so the lobby offers
+    to watch it; the player, now a spectator, may watch even a private room. A seat the player
+    plays, or a waiting room's seat, is not resigned; a waiting room's seat left is gone."""
+    ann, ben = await guest(http, "Ann"), await guest(http, "Ben")
+    room = await call(http, "POST", "/api/rooms", ann,
+                      {"game": "standard", "seats": 3, "private": True})
+    await call(http, "POST", f"/api/rooms/{room['id']}/join", ben, {"invite": room["invite_code"]})
+    await call(http, "POST", f"/api/rooms/{room['id']}/bots", ann, {"count": 1})
+    spare = await call(http, "POST", "/api/rooms", ben, {"game": "knock", "seats": 2})
+
+    async def listed(player: Player) -> list[tuple[str, str, int, bool]]:
+        rooms = (await call(http, "GET", "/api/me/rooms", player))["rooms"]
+        return [(r["id"], r["status"], r["your_seat"], r["resigned"]) for r in rooms]
+
+    assert await listed(ben) == [(spare["id"], "waiting", 0, False),
+                                 (room["id"], "waiting", 1, False)]
+    await call(http, "POST", f"/api/rooms/{spare['id']}/leave", ben)  # waiting: the seat is freed
+    await call(http, "POST", f"/api/rooms/{room['id']}/start", ann)
+    assert await listed(ben) == [(room["id"], "playing", 1, False)]
+
+    ann_ws = await WsClient.join(server.base_url, room["id"], ann)  # a person stays at the table
+    await call(http, "POST", f"/api/rooms/{room['id']}/leave", ben)  # during the match: resigning
+    assert await listed(ben) == [(room["id"], "playing", 1, True)]
+    assert await listed(ann) == [(room["id"], "playing", 0, False)]
+
+    watching = await WsClient.join(server.base_url, room["id"], ben)  # no invite code needed
+    first = watching.messages[0]
+    assert first["view"]["seat"] is None  # a spectator's view
+    seat = first["room"]["players"][1]
+    assert (seat["player_id"], seat["bot"] is not None, seat["stand_in"]) == (ben.id, True, "left")
+    for client in (watching, ann_ws):
+        await client.close()
