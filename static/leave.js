@@ -22,9 +22,30 @@ function Portal({ children }) {
   return null;
 }
 
-/** Whether someone other than `me` still plays a seat of the room. */
-function othersAtTable(room, me) {
-  return room.players.some((p) => p && p.player_id && p.player_id !== me.id && !p.bot);
+/**
+ * The people other than `me` who still play a seat (a resigned seat has its stand-in's `bot`),
+ * and how many of them are connected now (`presence`: `connected` or `away`; a person with no
+ * connection open is `disconnected`). Computer players and spectators do not count: with none
+ * connected the server's match waits for its people, or, when nobody else plays a seat, its
+ * stand-ins play it out (docs/server.md, "Nobody at the table").
+ */
+function otherPeople(room, view, me) {
+  const playing = room.players.filter((p) => p && p.player_id && p.player_id !== me.id && !p.bot);
+  const presence = view.presence || [];
+  return { playing: playing.length, here: playing.filter((p) => presence[p.seat] !== 'disconnected').length };
+}
+
+/** What the dialog says for `kind`: what becomes of the seat, the match and the chips. A
+ * tournament's table never waits for its people, so nothing is said of waiting there. */
+function exitLines(kind, room, view, me) {
+  const others = otherPeople(room, view, me);
+  const alone = !room.stand_in_for_absent && others.here === 0;
+  if (kind === 'leave') return [t(alone ? 'exit.leave_alone' : 'exit.leave_body')];
+  const chips = (me.tables && me.tables[room.id]) || 0;
+  return [t('exit.resign_body'),
+    alone ? t(others.playing ? 'exit.resign_alone_wait' : 'exit.resign_alone_played_out') : null,
+    room.stake ? t('exit.resign_chips', { chips }) : null,
+    room.rated ? t('exit.resign_rated') : null].filter(Boolean);
 }
 
 /**
@@ -66,13 +87,7 @@ export function TableExit({ room, view, me }) {
     setBusy(false);
   };
 
-  const alone = !othersAtTable(room, me);
-  const chips = (me.tables && me.tables[room.id]) || 0;
-  const lines = asking === 'leave'
-    ? [t('exit.leave_body'), alone ? t('exit.leave_alone') : null]
-    : [t('exit.resign_body'),
-      room.stake ? t('exit.resign_chips', { chips }) : null,
-      room.rated ? t('exit.resign_rated') : null];
+  const lines = asking ? exitLines(asking, room, view, me) : [];
   return html`<span class="table-exit">
     <button type="button" class="btn ghost small" data-testid="table-leave"
         onClick=${(e) => open('leave', e)}>${t('exit.leave')}</button>
@@ -82,7 +97,7 @@ export function TableExit({ room, view, me }) {
         onKeyDown=${(e) => e.key === 'Escape' && close()}>
       <div class="panel narrow" data-testid="exit-dialog">
         <h2 id="exit-h">${t(asking === 'leave' ? 'exit.leave_title' : 'exit.resign_title')}</h2>
-        ${lines.filter(Boolean).map((line) => html`<p>${line}</p>`)}
+        ${lines.map((line) => html`<p>${line}</p>`)}
         ${error && html`<p class="form-error" role="alert">${errorText(error)}</p>`}
         <div class="row end">
           <button type="button" class="btn ghost" ref=${first} onClick=${close}>${t('exit.cancel')}</button>

@@ -1,5 +1,6 @@
 // "Your games" on the lobby: every open room the player sits in (GET /api/me/rooms), private
-// ones included, each with a way back to its table, and the tournaments the player registered
+// ones included, each with a way back to its table (to watch it, where they resigned: a
+// stand-in plays the seat to the end), and the tournaments the player registered
 // in or created while they register or run (GET /api/tournaments?mine=1), each with a way to
 // its page. Refreshed every few seconds, as the lobby.
 import { html, useState, useEffect } from './ui.js';
@@ -47,9 +48,18 @@ export function MyRooms() {
         <span class=${'status status-' + room.status}>${status}</span>
         <span class="muted">${t('lobby.seats_taken', { taken: room.taken, seats: room.seats })}</span>
         ${room.private ? html`<span class="badge">${t('host.private')}</span>` : ''}
-        <a class="btn small primary" href=${'#/room/' + room.id} data-testid=${'my-room-' + room.id}
-           aria-label=${t('lobby.mine_label', { game: gameName(room.game), status })}>${t('lobby.mine_back')}</a>
+        ${room.resigned ? html`<span class="badge">${t('lobby.mine_resigned')}</span>` : ''}
+        <${RoomLink} room=${room} status=${status} />
       </li>`;
     })}</ul>
   </section>`;
+}
+
+/** The way to a room of mine: back to my seat, or, once I resigned it, to watch the table. */
+function RoomLink({ room, status }) {
+  const [label, text, kind] = room.resigned
+    ? ['lobby.mine_watch_label', 'watch.watch', 'btn small']
+    : ['lobby.mine_label', 'lobby.mine_back', 'btn small primary'];
+  return html`<a class=${kind} href=${'#/room/' + room.id} data-testid=${'my-room-' + room.id}
+      aria-label=${t(label, { game: gameName(room.game), status })}>${t(text)}</a>`;
 }
