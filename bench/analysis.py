@@ -47,7 +47,8 @@ def measure(game: str, hands: int) -> dict[str, float]:
     luck_seconds = _luck_time(logs)
 
     def accuracy(seat: int) -> float:
-        rows = [(s.accuracy, s.decisions) for a in done for s in a.seats if s.seat == seat]
+        rows = [(s.accuracy, s.decisions) for a in done for s in a.seats
+                if s.seat == seat and s.accuracy is not None]
         total = sum(n for _, n in rows)
         return sum(acc * n for acc, n in rows) / total if total else 100.0
 

@@ -1,7 +1,9 @@
 // A finished match's analysis (PROTOCOL.md §10, docs/analysis.md) in the client: fetched once
 // (the first request may take seconds while the server works it out: "analysing…", not an
 // error), each decision's grade and best move beside the replay, accuracy (and luck, when the
-// answer has it) per seat and hand.
+// answer has it) per seat and hand. A decision the server made for a person's seat (its
+// `played_for`, PROTOCOL.md §10 "Who decided") is graded for information only: it counts in no
+// seat's accuracy, and a seat with no decision of its own has none (null: "—").
 import { html, useState, useEffect, errorText } from './ui.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
@@ -58,11 +60,14 @@ export function accuracyOf(analysis, seat, hand, game) {
     const s = analysis.seats.find((x) => x.seat === seat);
     return s ? s.accuracy : null;
   }
-  const losses = analysis.decisions.filter((d) => d.seat === seat && d.hand === hand).map((d) => d.loss);
+  const losses = ownDecisions(analysis, seat).filter((d) => d.hand === hand).map((d) => d.loss);
   if (!losses.length) return null;
   const scale = ACCURACY_SCALE * (UNIT[game] || 1);
   return Math.round(1000 * losses.reduce((sum, l) => sum + Math.exp(-l / scale), 0) / losses.length) / 10;
 }
+
+/** The decisions a seat's own player made (not those the server made for them). */
+export const ownDecisions = (analysis, seat) => analysis.decisions.filter((d) => d.seat === seat && !d.played_for);
 
 /** A seat's luck in `hand` (or the match) where the answer has it, else null. */
 export function luckOf(analysis, seat, hand) {
@@ -96,6 +101,7 @@ export function DecisionNote({ decision, names, describe }) {
     <${GradeBadge} grade=${d.grade} />
     ${d.loss > 0 ? html` <span class="muted">${t('analysis.loss', { n: d.loss.toFixed(1) })}</span>` : ''}
     ${d.loss > 0 ? html` · <span data-testid="decision-best">${t('analysis.best_was', { name: names[d.seat], move: describe(d.best) })}</span>` : ''}
+    ${d.played_for ? html` · <span class="muted" data-testid="decision-not-counted">${t('analysis.not_counted', { name: names[d.seat] })}</span>` : ''}
   </p>`;
 }
 

@@ -20,7 +20,8 @@ function optionsText(options) {
   return entries.map(([k, v]) => `${t.has(`opt.${k}.label`) ? optLabel(k) : k}: ${optionValue(v)}`).join(', ');
 }
 
-/** One row per match that is over: shared by the history page and the profile's recent list. */
+/** One row per match that is over: shared by the history page and the profile's recent list.
+ * A seat that a stand-in played out after its player resigned says so (`played_out`). */
 export function MatchRows({ matches, showReplay = true }) {
   return html`<table class="data history-table" data-testid="history-list">
     <thead><tr><th scope="col">${t('history.col.date')}</th><th scope="col">${t('history.col.game')}</th>
@@ -32,7 +33,8 @@ export function MatchRows({ matches, showReplay = true }) {
       <td><strong>${gameName(m.game)}</strong><div class="muted small-text">${optionsText(m.options)}</div></td>
       <td>${m.opponents.map((o, i) => html`${i ? ', ' : ''}${o.player_id
         ? html`<a href=${'#/player/' + o.player_id}>${o.name}</a>` : html`${o.name} <span class="badge">${t('history.bot')}</span>`}`)}</td>
-      <td><span class=${'result result-' + m.result} data-testid="history-result">${t('history.result.' + m.result)}</span></td>
+      <td><span class=${'result result-' + m.result} data-testid="history-result">${t('history.result.' + m.result)}</span>
+        ${m.played_out ? html`<div class="muted small-text" data-testid="history-played-out">${t('history.played_out')}</div>` : ''}</td>
       <td class="num">${m.score ?? '\u2014'}</td>
       <td class="num" data-testid="history-chips">${signed(m.chips)}</td>
       <td class="num">${m.rating ? signed(m.rating.delta, 2) : '\u2014'}</td>

@@ -1,4 +1,5 @@
-// A player's public profile (#/player/{id}): name, member since, per game matches, win rate,
+// A player's public profile (#/player/{id}): name, member since, per game matches, win rate
+// (wins and losses counted by the ratings' own-play rule: docs/server.md),
 // average score per hand, chips won and rating, and the recent matches; on the player's own
 // profile, their accuracy per game over time (GET /api/me/accuracy: the analysed matches).
 import { html, useState, useEffect, errorText } from './ui.js';
@@ -67,7 +68,9 @@ export function Profile({ id, me }) {
         <th scope="col">${t('profile.col.chips')}</th><th scope="col">${t('profile.col.rating')}</th></tr></thead>
       <tbody>${data.games.map((g) => html`<tr key=${g.game} data-game=${g.game}>
         <td><a href=${'#/leaderboard/' + g.game}>${gameName(g.game)}</a></td><td class="num">${g.matches}</td>
-        <td class="num">${pct(g.win_rate)}</td><td class="num">${g.average_score ?? '\u2014'}</td>
+        <td class="num" data-testid=${'profile-won-' + g.game}>${pct(g.win_rate)}
+          <div class="muted small-text">${t('profile.won_lost', { wins: g.wins, losses: g.losses })}</div></td>
+        <td class="num">${g.average_score ?? '\u2014'}</td>
         <td class="num">${signed(g.chips)}</td>
         <td class="num" data-testid=${'profile-rating-' + g.game}>${g.rating ? g.rating.rating.toFixed(2) : '\u2014'}</td></tr>`)}</tbody></table>`}
     ${me && me.id === data.id && html`<${AccuracyOverTime} />`}

@@ -2,6 +2,8 @@
 // players (their own seat's view at each step, every hand revealed at each hand's end), with
 // the match's analysis beside it when given (static/analysis.js): each decision's grade, its
 // best move's cards highlighted on the board, accuracy (and luck) per seat for the step's hand.
+// A step the server played for the seat's person (its `played_for`: their timer ran out, or a
+// stand-in played the seat; PROTOCOL.md §4) says so, in the list and at the step.
 import { html, useState, useEffect, useRef } from './ui.js';
 import { t, gameName, cardName } from './i18n.js';
 import { CardImg } from './cards.js';
@@ -25,6 +27,13 @@ export function describeAction(a) {
     default: return a.type;
   }
 }
+
+/** Who decided a step the server played for the seat's person: the sentence at the step. */
+const playedForText = (step, names) => t('replay.played_for.' + step.played_for, { name: names[step.seat] });
+
+/** The step list's short mark of a move the server played for the seat's person. */
+const playedForMark = (step, names) => (step.played_for ? html` <span class="played-for-mark"
+  data-testid="played-for-mark" data-played-for=${step.played_for} title=${playedForText(step, names)}>${t('replay.played_for_short.' + step.played_for)}</span>` : '');
 
 /** A step's table as the viewer may see it: a full state (`hands`, `stock`) shows every hand;
  * a seat's view (`hand`, `hand_counts`) shows that seat's hand, the others face down until the
@@ -124,6 +133,8 @@ export function ReplayViewer({ steps, names, label, analysis = null }) {
     </div>
     <p class="replay-now" data-testid="replay-now"><strong>${t('table.hand_no', { n: step.hand + 1 })}</strong> ·
       ${step.seat !== null ? `${names[step.seat]}: ` : ''}${describeAction(step.action)}
+      ${step.played_for ? html` · <span class="played-for" data-testid="replay-played-for"
+        data-played-for=${step.played_for}>${playedForText(step, names)}</span>` : ''}
       ${step.error ? html` <span class="form-error">${step.error.code}: ${step.error.message}</span>` : ''}</p>
     ${decision && html`<${DecisionNote} decision=${decision} names=${names} describe=${describeAction} />`}
     ${analysis && html`<${AnalysisStatus} got=${analysis} />`}
@@ -131,7 +142,7 @@ export function ReplayViewer({ steps, names, label, analysis = null }) {
       <${ReplayBoard} state=${step.state} names=${names} label=${label} best=${best} bestSeat=${decision ? decision.seat : null} />
       <ol class="action-list" ref=${listRef} aria-label=${t('replay.actions')}>
         ${steps.map((s, i) => html`<li key=${i}><button type="button" class=${i === at ? 'current' : ''} onClick=${() => go(i)}>
-          ${i + 1}. ${s.seat !== null ? names[s.seat] + ': ' : ''}${describeAction(s.action)}${gradeMark(decisionAt(s))}</button></li>`)}
+          ${i + 1}. ${s.seat !== null ? names[s.seat] + ': ' : ''}${describeAction(s.action)}${playedForMark(s, names)}${gradeMark(decisionAt(s))}</button></li>`)}
       </ol>
     </div>
     ${graded && html`<${AnalysisSummary} analysis=${graded} names=${names} hand=${step.hand} game=${step.state.game} />`}

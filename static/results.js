@@ -20,6 +20,15 @@ export function HandAccuracy({ view, room }) {
     ${' '}<a href=${'#/replay/' + room.match_id}>${t('analysis.see_replay')}</a></p>`;
 }
 
+/** At the match's end, for a player who resigned and watches: a stand-in played their seat
+ * out, and its moves are not theirs (PROTOCOL.md §10, "Who decided"; docs/server.md: the match
+ * counts at most as a loss). */
+export function PlayedOut({ view, room, me }) {
+  const mine = view.game_over && me && room.players.some((p) => p && p.player_id === me.id && p.bot);
+  if (!mine) return null;
+  return html`<p class="result-played-out" data-testid="result-played-out">${t('result.played_out')}</p>`;
+}
+
 const seatsOf = (list) => list.map((_, s) => s);
 const join = (items) => items.join(', ');
 

@@ -16,7 +16,7 @@ import { seedSent } from './quickplay.js';
 import { TableExit, StandIn, markPlayedFor, playedForText } from './leave.js';
 import { lastMoves, LastMove } from './lastmove.js';
 import { ActionButton, whyNot } from './reasons.js';
-import { HandAccuracy, ResultExplanation } from './results.js';
+import { HandAccuracy, PlayedOut, ResultExplanation } from './results.js';
 import { PlayerName, PlayerMenuHost, menuPlayer, shownChat, useBlocks, useMutes } from './moderation.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
@@ -472,6 +472,7 @@ function HandResult({ view, room, fair, me, offer, onClose }) {
         ${view.rating_changes.map((c) => html`<li key=${c.seat} data-testid=${'rating-change-' + c.seat}>${t('board.rating_change', {
           name: seatName(room, c.seat), after: c.after.toFixed(2), delta: (c.delta > 0 ? '+' : '') + c.delta.toFixed(2) })}</li>`)}</ul>`}
       <${HandAccuracy} view=${view} room=${room} />
+      <${PlayedOut} view=${view} room=${room} me=${me} />
       <${VerifyDeal} fair=${fair} handNo=${view.results.length - 1} />
       ${view.game_over && html`<${RematchBar} room=${room} me=${me} offer=${offer} />`}
       <div class="row end">

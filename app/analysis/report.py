@@ -8,6 +8,11 @@ call taken as winning; a call not made is not judged, docs/analysis.md). Each de
 from its
 seat's view alone (:mod:`.evaluate`); ``loss`` is what the played move gives up against the best
 candidate, graded by thresholds in the game's units (``UNIT`` times ``THRESHOLDS``).
+
+Who decided (PROTOCOL.md §10): a decision whose action the server made for a person's seat
+(``played_for``: their timer ran out, or a stand-in played the seat) is listed with its
+``played_for`` and graded for information only; a seat's ``decisions``, ``accuracy`` and
+``loss`` count only its player's own, and a seat with none has no accuracy (None).
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from app.bots.sensible import SensibleBot
 from app.engine.actions import Action, Draw
@@ -29,6 +35,9 @@ from app.engine.views import seat_view_of
 from .evaluate import judge, judge_calls, samples
 from .luck import HandLuck, card_values, draw_luck, sum_luck
 
+# The stored analysis' rules: 2 counts in a seat's figures only its player's own decisions (an
+# analysis stored before, without a version, is brought up to it by `reweigh`).
+VERSION = 2
 SAMPLES = 4  # determinized samples per decision (docs/analysis.md: grades and speed)
 # What a point of loss is worth in each game's own scoring: card points in most; Continental
 # and Phỏm pay a few chips a hand, Nowrang's hand is one point (CONT-7, PHOM-8, NOWRANG-7).
@@ -50,21 +59,31 @@ class Decision:
     best: Action | None  # None: not calling was best (a judged Rummy call), {"type": "no_call"}
     loss: float
     grade: str
+    played_for: str | None = None  # the server's move for a person's seat: not their decision
 
     def to_json(self) -> dict[str, object]:
         best = NO_CALL if self.best is None else self.best.to_json()
-        return {"hand": self.hand, "index": self.index, "seat": self.seat,
-                "played": self.played.to_json(), "best": best,
-                "loss": self.loss, "grade": self.grade}
+        out = {"hand": self.hand, "index": self.index, "seat": self.seat,
+               "played": self.played.to_json(), "best": best,
+               "loss": self.loss, "grade": self.grade}
+        if self.played_for is not None:
+            out["played_for"] = self.played_for
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class SeatSummary:
+    """A seat's figures over its player's own decisions (None: no accuracy without one)."""
+
     seat: int
     decisions: int
-    accuracy: float
+    accuracy: float | None
     loss: float
-    luck: float  # the sum of its hands' luck (docs/analysis.md)
+    luck: float | None  # the sum of its hands' luck (docs/analysis.md); None: stored before it
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "decisions": self.decisions, "accuracy": self.accuracy,
+                "loss": self.loss, "luck": self.luck}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +92,15 @@ class Analysis:
     decisions: tuple[Decision, ...]
     luck: tuple[HandLuck, ...] = ()  # per hand and seat (hand-major), §10 extension
 
-    def to_json(self) -> dict[str, list[dict[str, object]]]:
-        """The stored form: §10's answer less the match and the seats' players."""
-        return {"seats": [{"seat": s.seat, "decisions": s.decisions, "accuracy": s.accuracy,
-                           "loss": s.loss, "luck": s.luck} for s in self.seats],
+    def to_json(self) -> dict[str, Any]:
+        """The stored form: §10's answer less the match and the seats' players, with the
+        ``version`` of the rules it was made by."""
+        return {"version": VERSION, "seats": [s.to_json() for s in self.seats],
                 "decisions": [d.to_json() for d in self.decisions],
                 "luck": [x.to_json() for x in self.luck]}
 
 
-def analyse_json(log: object, key: str) -> dict[str, list[dict[str, object]]]:
+def analyse_json(log: object, key: str) -> dict[str, Any]:
     """``analyse`` of a JSON match log, as JSON: what a worker process is given and returns."""
     return analyse(MatchLog.parse(log), key).to_json()
 
@@ -92,10 +111,33 @@ def analyse(log: MatchLog, key: str, k: int = SAMPLES) -> Analysis:
     decisions = tuple(_decisions(log, key, k, bot))
     luck = tuple(sum_luck(list(draw_lucks(log, key, bot)), log.players, len(log.hands)))
     unit = UNIT.get(log.game, 1.0)
-    seats = tuple(_summary(s, [d for d in decisions if d.seat == s], unit,
+    seats = tuple(_summary(s, [d.loss for d in decisions
+                               if d.seat == s and d.played_for is None], unit,
                            sum(x.luck for x in luck if x.seat == s))
                   for s in range(log.players))
     return Analysis(seats, decisions, luck)
+
+
+def is_current(stored: Mapping[str, Any]) -> bool:
+    """Whether a stored analysis was made by this ``VERSION``'s rules."""
+    return bool(stored.get("version", 1) >= VERSION)
+
+
+def reweigh(stored: Mapping[str, Any], game: str,
+            played_for: Mapping[tuple[int, int], str]) -> dict[str, Any]:
+    """An analysis stored before ``VERSION`` 2, brought up to it without working it out again:
+    each decision at a ``(hand, index)`` in ``played_for`` (the match log's moves that the
+    server made for a person's seat) is marked so, and each seat's figures are summed again
+    over its player's own decisions. A decision's grade, loss and best move, and the luck,
+    never depended on who decided: they stand."""
+    decisions = [{**d, "played_for": played_for[(d["hand"], d["index"])]}
+                 if (d["hand"], d["index"]) in played_for else dict(d)
+                 for d in stored["decisions"]]
+    unit = UNIT.get(game, 1.0)
+    seats = [_summary(s["seat"], [d["loss"] for d in decisions
+                                  if d["seat"] == s["seat"] and "played_for" not in d],
+                      unit, s.get("luck")).to_json() for s in stored["seats"]]
+    return {**stored, "version": VERSION, "seats": seats, "decisions": decisions}
 
 
 def grade_of(loss: float, unit: float) -> str:
@@ -106,18 +148,19 @@ def grade_of(loss: float, unit: float) -> str:
     return "blunder"
 
 
-def accuracy(losses: list[float], unit: float) -> float:
-    """100 times the mean of exp(-loss / (ACCURACY_SCALE units)): 100 when every move is best."""
+def accuracy(losses: list[float], unit: float) -> float | None:
+    """100 times the mean of exp(-loss / (ACCURACY_SCALE units)): 100 when every move is best;
+    None without a decision (a seat whose player made none of its moves)."""
     if not losses:
-        return 100.0
+        return None
     scale = ACCURACY_SCALE * unit
     return round(100 * sum(math.exp(-loss / scale) for loss in losses) / len(losses), 1)
 
 
-def _summary(seat: int, mine: list[Decision], unit: float, luck: float) -> SeatSummary:
-    losses = [d.loss for d in mine]
-    return SeatSummary(seat, len(mine), accuracy(losses, unit), round(sum(losses), 2),
-                       round(luck, 2))
+def _summary(seat: int, losses: list[float], unit: float, luck: float | None) -> SeatSummary:
+    """A seat's figures from the losses of its player's own decisions."""
+    return SeatSummary(seat, len(losses), accuracy(losses, unit), round(sum(losses), 2),
+                       None if luck is None else round(luck, 2))
 
 
 def draw_lucks(log: MatchLog, key: str, bot: SensibleBot | None = None
@@ -153,21 +196,23 @@ def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[De
                 and entry.action.type == "call_rummy" and before.phase is Phase.CALL):
             assert step.index is not None  # noqa: S101 - an action's step has its index
             yield _decide_call(before, step.hand, step.index, entry.seat, entry.action,
-                               f"{key}:{step.hand}:{step.index}", k, unit)
+                               f"{key}:{step.hand}:{step.index}", k, unit, entry.played_for)
         elif (entry is not None and before is not None and entry.action is not None
                 and entry.action.type != "call_rummy" and before.phase in _PLAYABLE
                 and before.turn == entry.seat):
             assert step.index is not None  # noqa: S101 - an action's step has its index
             decision = _decide(before, step.hand, step.index, entry.seat, entry.action,
-                               f"{key}:{step.hand}:{step.index}", k, bot, unit)
+                               f"{key}:{step.hand}:{step.index}", k, bot, unit,
+                               entry.played_for)
             if decision is not None:
                 yield decision
         before = step.state
 
 
 def _decide(st: State, hand: int, index: int, seat: int, played: Action, seed: str, k: int,
-            bot: SensibleBot, unit: float) -> Decision | None:
-    """The decision at ``st`` (None when the seat had no other move)."""
+            bot: SensibleBot, unit: float, played_for: str | None) -> Decision | None:
+    """The decision at ``st`` (None when the seat had no other move); ``played_for``: who
+    decided, where it was the server for the seat's person."""
     candidates = list(dict.fromkeys(a for a in legal_actions(st, seat)
                                     if a.type != "call_rummy"))
     if played not in candidates:
@@ -181,11 +226,12 @@ def _decide(st: State, hand: int, index: int, seat: int, played: Action, seed: s
     grade = grade_of(loss, unit)
     if max(j.wins for j in judged) == 1.0 and mine.wins < 1.0 and loss > 0:
         grade = "blunder"  # §10: passing up a win that was there
-    return Decision(hand, index, seat, played, best.action if loss > 0 else played, loss, grade)
+    return Decision(hand, index, seat, played, best.action if loss > 0 else played, loss, grade,
+                    played_for)
 
 
 def _decide_call(st: State, hand: int, index: int, seat: int, played: Action, seed: str, k: int,
-                 unit: float) -> Decision:
+                 unit: float, played_for: str | None) -> Decision:
     """A Rummy call made: against the seat's other calls in this window and not calling."""
     calls: list[Action | None] = list(dict.fromkeys(
         a for a in legal_actions(st, seat) if a.type == "call_rummy"))
@@ -197,7 +243,7 @@ def _decide_call(st: State, hand: int, index: int, seat: int, played: Action, se
     mine = next(v for a, v in judged if a == played)
     loss = round(max(0.0, top - mine), 2)
     return Decision(hand, index, seat, played, best if loss > 0 else played, loss,
-                    grade_of(loss, unit))
+                    grade_of(loss, unit), played_for)
 
 
 class _Steady(random.Random):

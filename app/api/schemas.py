@@ -259,6 +259,8 @@ class PlayedMatch(Out):
     private: bool
     seat: int
     result: str
+    # an extension: the player resigned and a stand-in played their seat out (docs/server.md)
+    played_out: bool
     score: int | None
     totals: list[int] | None
     chips: int
@@ -336,9 +338,14 @@ class RatingOut(Out):
 
 
 class GameStats(Out):
+    """A player's figures at a game. ``wins`` and ``losses`` (an extension) count a match by
+    the ratings' own-play rule (docs/server.md), ``win_rate`` is wins over the two (null
+    without either); ``matches`` counts every finished match they sat in."""
+
     game: str
     matches: int
     wins: int
+    losses: int
     win_rate: float | None
     average_score: float | None
     chips: int
@@ -385,6 +392,9 @@ class LeaderboardOut(Out):
     me: MyRank | None
 
 
+PlayedFor = Literal["timeout", "stand_in"]
+
+
 class StepError(Out):
     code: str
     message: str
@@ -398,6 +408,8 @@ class Step(Out):
     seat: int | None
     action: Json | None
     state: Json
+    # PROTOCOL.md §4: the server made this move for the seat's person (null: their own move)
+    played_for: PlayedFor | None = None
     error: StepError | None = None  # only on a step the engine refused (never in a stored log)
 
 
@@ -411,10 +423,12 @@ class ReplayOut(Out):
 
 
 class AnalysisSeat(Out):
+    """A seat's figures over its player's own decisions (PROTOCOL.md §10, "Who decided")."""
+
     seat: int
     player: str | None  # the player's id; null for a computer player
     decisions: int
-    accuracy: float
+    accuracy: float | None  # null: the seat's player made no decision of their own
     loss: float
     # §10 extension (docs/analysis.md): the sum of the seat's luck over the hands; null in an
     # analysis stored before luck was worked out
@@ -441,6 +455,9 @@ class AnalysedDecision(Out):
     best: Json
     loss: float
     grade: Grade
+    # §10 "Who decided": the server made this move for the seat's person; graded for
+    # information only, counted in no seat's figures
+    played_for: PlayedFor | None = None
 
 
 class AnalysisOut(Out):

@@ -274,6 +274,12 @@ class MatchSeat(Base):
     player_id: Mapped[str | None] = mapped_column(String(ID), ForeignKey("players.id"), index=True)
     bot: Mapped[str | None] = mapped_column(String(32))
     name: Mapped[str] = mapped_column(String(NAME))
+    # 0015, written when the match ends (null before): the seat's turns its player played and
+    # the turns the server played for them, and whether its person resigned; a profile counts
+    # the match by them (ratings.counted, docs/server.md "History, profiles and ratings")
+    own_turns: Mapped[int | None] = mapped_column(Integer)
+    played_for_turns: Mapped[int | None] = mapped_column(Integer)
+    resigned: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class MatchHand(Base):

@@ -27,6 +27,9 @@ from .rules import GameRules
 from .state import State
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
+# PROTOCOL.md §4: why the server made a move for a person's seat (their turn timer ran out; a
+# stand-in played it while they were away, absent or had resigned).
+PLAYED_FOR = ("timeout", "stand_in")
 
 
 class InvalidMatchLog(ValueError):
@@ -39,7 +42,8 @@ class LoggedAction:
 
     A malformed action is no reason to refuse the log (PROTOCOL.md §4: it is the replay's first
     rejection): ``action`` is then None, ``error`` says why and ``raw`` keeps what was logged.
-    ``extra`` keeps the entry's other keys (an export's ``client_id`` and ``at``).
+    ``extra`` keeps the entry's other keys (an export's ``client_id`` and ``at``, and
+    ``played_for`` where the server made the move for a person's seat: PROTOCOL.md §4).
     """
 
     seat: int
@@ -56,6 +60,9 @@ class LoggedAction:
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise InvalidMatchLog(f"{where}.seat must be an integer, not {excerpt(seat)}")
         extra = _extra(obj, ("seat", "action"))
+        if extra.get("played_for", "timeout") not in PLAYED_FOR:
+            raise InvalidMatchLog(f"{where}.played_for must be one of {', '.join(PLAYED_FOR)}, "
+                                  f"not {excerpt(extra['played_for'])}")
         try:
             return cls(seat, parse_action(obj["action"]), extra)
         except MalformedAction as exc:
@@ -65,6 +72,12 @@ class LoggedAction:
     def client_id(self) -> Any:
         """The client's id for the action, where the log recorded one (a live room's log)."""
         return self.extra.get("client_id")
+
+    @property
+    def played_for(self) -> str | None:
+        """Why the server made this move for a person's seat (``timeout``, ``stand_in``), or
+        None: the seat's own player's move (PROTOCOL.md §4)."""
+        return self.extra.get("played_for")
 
     def action_json(self) -> Any:
         """The action as JSON: as parsed, or as logged when it did not parse."""

@@ -32,8 +32,9 @@ def replay_steps(log: object,
                  view: Callable[[State], dict[str, Any]] = State.to_json) -> list[dict[str, Any]]:
     """Every state of a match log: after each deal and after each action, each shown through
     ``view`` (the admin replay: the full state; a player's: ``views.player_view`` for a seat).
-
-    A rejected action (which a recorded log never holds) ends the list with its error.
+    A step whose action the server made for a person's seat carries its ``played_for``
+    (PROTOCOL.md §4). A rejected action (which a recorded log never holds) ends the list with
+    its error.
     """
     match = log if isinstance(log, MatchLog) else MatchLog.parse(log)
     steps: list[dict[str, Any]] = []
@@ -42,6 +43,8 @@ def replay_steps(log: object,
         out = {"hand": step.hand, "index": step.index, "seat": step.seat,
                "action": None if entry is None else entry.action_json(),
                "state": view(step.state)}
+        if entry is not None and entry.played_for is not None:
+            out["played_for"] = entry.played_for
         if step.error is not None:
             out["error"] = {"code": step.error.code, "message": step.error.message}
         steps.append(out)

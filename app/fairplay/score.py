@@ -49,7 +49,9 @@ MAX_EVIDENCE = 20
 @dataclass(frozen=True, slots=True)
 class Seat:
     player: str | None  # None: a computer player's own seat
-    accuracy: float | None = None  # the match analysis' accuracy (0-100), if analysed
+    # the match analysis' accuracy (0-100) over the player's own decisions (PROTOCOL.md §10,
+    # "Who decided"), if analysed and they made any
+    accuracy: float | None = None
     addresses: frozenset[str] = frozenset()
 
 

@@ -246,7 +246,7 @@ class MatchRunner:
                 self.replies.new_hand(step.hand)
                 continue
             events.append(_action_event(step.entry.seat, step.entry.action_json(),
-                                        step.entry.extra.get("played_for")))
+                                        step.entry.played_for))
             events.extend(step.events)
             client_id = step.entry.client_id
             if client_id is not None and step.entry.seat in owner:

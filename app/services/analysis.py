@@ -5,20 +5,27 @@ in its worker process (a one-process pool: one core at most, never the room's ev
 waits for it (ten hands of Standard take about two seconds of CPU, docs/analysis.md); the
 answer is stored in ``match_analyses`` and every later request, on any process, reads it from
 there. Two requests for one match in one process share one computation.
+
+Every reader of stored analyses (this one, a player's accuracy over time, the fair-play
+review) reads them through :func:`current`: an analysis stored before the rule "who decided"
+(docs/analysis.md) is brought up to it there, once, from the match log's ``played_for``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections import defaultdict
+from collections.abc import Collection
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.analysis.report import analyse_json
-from app.db.models import Match, MatchAnalysis, Player
+from app.analysis.report import analyse_json, is_current, reweigh
+from app.db.models import Match, MatchAction, MatchAnalysis, Player
 from app.refusals import Code, FixedRefusal
 from app.services import matches
 from app.services.history import OVER, MatchInProgress
@@ -66,14 +73,47 @@ async def analysis(s: AsyncSession, match_id: str, viewer: Player,
             raise NotYourMatch("a match's analysis is for its players only")
         if match.status not in OVER:
             raise MatchInProgress("a match in progress is analysed once it is over")
-        stored = await s.get(MatchAnalysis, match_id)
-        found = None if stored is None else stored.analysis
+        found = (await current(s, [match_id])).get(match_id)
     if found is None:
         found = await analyst.run(match_id, log)
         await _store(s, match_id, found)
     seats = [{**seat, "player": players[seat["seat"]]} for seat in found["seats"]]
     return {"match": match_id, "seats": seats, "decisions": found["decisions"],
             "luck": found.get("luck", [])}
+
+
+async def current(s: AsyncSession, match_ids: Collection[str]) -> dict[str, dict[str, Any]]:
+    """The stored analyses of ``match_ids`` (those analysed), by match, each by the current
+    rules: one stored before them is reweighed (``report.reweigh``) and stored back, in the
+    caller's transaction (rows in match id order: two readers at once cannot deadlock)."""
+    rows = (await s.execute(select(MatchAnalysis.match_id, MatchAnalysis.analysis, Match.game)
+                            .join(Match, Match.id == MatchAnalysis.match_id)
+                            .where(MatchAnalysis.match_id.in_(match_ids))
+                            .order_by(MatchAnalysis.match_id))).all()
+    found = {match_id: analysis for match_id, analysis, _ in rows}
+    stale = [(match_id, game) for match_id, analysis, game in rows if not is_current(analysis)]
+    if stale:
+        played_for = await _played_for(s, [match_id for match_id, _ in stale])
+        for match_id, game in stale:
+            found[match_id] = reweigh(found[match_id], game, played_for[match_id])
+            await s.execute(update(MatchAnalysis).where(MatchAnalysis.match_id == match_id)
+                            .values(analysis=found[match_id]))
+    return found
+
+
+async def _played_for(s: AsyncSession, match_ids: list[str]
+                      ) -> dict[str, dict[tuple[int, int], str]]:
+    """The moves the server made for a person's seat in each match, by (hand, index): the
+    action's position in its hand's actions, as the match log numbers them (PROTOCOL.md §4)."""
+    index = (func.row_number().over(partition_by=(MatchAction.match_id, MatchAction.hand_no),
+                                    order_by=MatchAction.seq) - 1).label("index")
+    ranked = select(MatchAction.match_id, MatchAction.hand_no, MatchAction.played_for,
+                    index).where(MatchAction.match_id.in_(match_ids)).subquery()
+    out: dict[str, dict[tuple[int, int], str]] = defaultdict(dict)
+    for match_id, hand_no, played_for, position in await s.execute(
+            select(ranked).where(ranked.c.played_for.is_not(None))):
+        out[match_id][(hand_no, position)] = played_for
+    return out
 
 
 async def _store(s: AsyncSession, match_id: str, found: dict[str, Any]) -> None:

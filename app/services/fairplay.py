@@ -25,13 +25,12 @@ from app.db.models import (
     FairplayFlag,
     HandResult,
     Match,
-    MatchAnalysis,
     MatchSeat,
     RoomSeat,
     SeatAddress,
 )
 from app.fairplay.score import MatchFacts, Pair, Seat, review
-from app.services import ledger
+from app.services import analysis, ledger
 from app.services.history import OVER
 
 
@@ -69,11 +68,13 @@ async def match_facts(s: AsyncSession, since: datetime) -> list[MatchFacts]:
 
 
 async def _accuracies(s: AsyncSession, ids: list[str]) -> dict[tuple[str, int], float]:
+    """Each analysed seat's accuracy over its player's own decisions (PROTOCOL.md §10, "Who
+    decided": a stand-in's or the timer's moves are not the person's play); a seat with no
+    decision of its own has none."""
     found = {}
-    for match_id, analysis in await s.execute(select(
-            MatchAnalysis.match_id, MatchAnalysis.analysis).where(MatchAnalysis.match_id.in_(ids))):
-        for seat in analysis.get("seats", []):
-            if seat.get("decisions"):
+    for match_id, stored in (await analysis.current(s, ids)).items():
+        for seat in stored["seats"]:
+            if seat["accuracy"] is not None:
                 found[(match_id, int(seat["seat"]))] = float(seat["accuracy"])
     return found
 

@@ -6,6 +6,11 @@ A finished match replays for anyone when its room was public and only for its pl
 was private; a match in progress never replays. A player's replay shows each step as that
 player's seat saw it (``views.player_view``): their own hand and the table, and every hand once
 a hand's end reveals them; anyone else sees what a spectator saw.
+
+A profile counts a match's win or loss for a person only by the ratings' own-play rule
+(``ratings.counted``, from the turns and the resignation its seat keeps, migration 0015): a
+seat the server played for in more than a fifth of its turns, or resigned before two turns of
+its own, counts neither way; a resignation after that is a loss.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ class MatchInProgress(FixedRefusal):
 def _mine(player_id: str, game: str | None, *, public: bool = False) -> Any:
     """The matches over (finished or abandoned) in which `player_id` sat, with the seat; with
     `public`, only those of public rooms (what anyone may read of the player)."""
-    query = (select(Match, MatchSeat.seat).join(MatchSeat, MatchSeat.match_id == Match.id)
+    query = (select(Match, MatchSeat).join(MatchSeat, MatchSeat.match_id == Match.id)
              .where(MatchSeat.player_id == player_id, Match.status.in_(OVER)))
     if public:
         query = query.where(Match.private.is_(False))
@@ -52,8 +57,8 @@ def _mine(player_id: str, game: str | None, *, public: bool = False) -> Any:
 async def my_matches(s: AsyncSession, player_id: str, *, game: str | None = None,
                      limit: int = 20, offset: int = 0, public: bool = False) -> dict[str, Any]:
     """A player's matches that are over, newest first: game, options, opponents, result,
-    score, chips won or lost and rating change; with the total for paging. `public`: only
-    matches of public rooms."""
+    score, chips won or lost, rating change and whether a stand-in played the seat out after
+    they resigned; with the total for paging. `public`: only matches of public rooms."""
     mine = _mine(player_id, game, public=public)
     total = await s.scalar(select(func.count()).select_from(mine.subquery()))
     rows = (await s.execute(mine.order_by(
@@ -73,12 +78,12 @@ async def _entries(s: AsyncSession, player_id: str,
                                 .order_by(MatchSeat.seat)):
         seats[seat.match_id].append(seat)
     out = []
-    for match, seat in rows:
-        change = changes.get(match.id)
+    for match, mine in rows:
+        seat, change = mine.seat, changes.get(match.id)
         out.append({
             "id": match.id, "game": match.game, "options": match.options,
             "status": match.status, "rated": match.rated, "private": match.private,
-            "seat": seat, "result": _result(match, seat),
+            "seat": seat, "result": _result(match, seat), "played_out": bool(mine.resigned),
             "score": (match.totals or [None] * match.players)[seat],
             "totals": match.totals, "chips": chips.get((match.id, seat), 0),
             "rating": None if change is None else ratings.change_json(change),
@@ -93,6 +98,16 @@ def _result(match: Match, seat: int) -> str:
     if match.status != "finished":
         return "abandoned"
     return "won" if match.winner == seat else "lost"
+
+
+def _counts_as(match: Match, mine: MatchSeat) -> str | None:
+    """What a finished match counts for in its person's profile, by the ratings' own-play
+    rule: ``won``, ``lost``, or None (not counted)."""
+    turns = ratings.Turns(mine.own_turns or 0, mine.played_for_turns or 0)
+    count = ratings.counted(turns, bool(mine.resigned))
+    if count is ratings.Count.NOT:
+        return None
+    return "lost" if count is ratings.Count.LOSS else _result(match, mine.seat)
 
 
 async def _chips(s: AsyncSession,
@@ -112,23 +127,25 @@ async def _chips(s: AsyncSession,
 
 
 async def profile(s: AsyncSession, player_id: str) -> dict[str, Any]:
-    """A player's public profile: name, member since, per game matches, wins, win rate, average
-    score per hand, chips won and rating; and the recent matches. Private matches are left out
-    of all of it (their players alone may read them); a rating, public anyway, stays whole."""
+    """A player's public profile: name, member since, per game matches, wins and losses (by
+    the own-play rule, ``_counts_as``), win rate, average score per hand, chips won and rating;
+    and the recent matches. Private matches are left out of all of it (their players alone may
+    read them); a rating, public anyway, stays whole."""
     player = await matches.existing_player(s, player_id)
     rows = (await s.execute(_mine(player_id, None, public=True))).all()
-    finished = [(m, seat) for m, seat in rows if m.status == "finished"]
+    finished = [(m, mine) for m, mine in rows if m.status == "finished"]
     chips = await _chips(s, [m.id for m, _ in finished])
     hands = defaultdict(list)
     for result in await s.scalars(select(HandResult).where(
             HandResult.match_id.in_([m.id for m, _ in finished]))):
         hands[result.match_id].append(result.scores)
-    games: dict[str, dict[str, Any]] = {}
-    for match, seat in finished:
-        g = games.setdefault(match.game, {"game": match.game, "matches": 0, "wins": 0,
-                                          "hands": 0, "points": 0, "chips": 0})
+    games: dict[str, dict[str, Any]] = defaultdict(_no_games)
+    for match, mine in finished:
+        g, seat = games[match.game], mine.seat
         g["matches"] += 1
-        g["wins"] += match.winner == seat
+        counts = _counts_as(match, mine)
+        g["wins"] += counts == "won"
+        g["losses"] += counts == "lost"
         g["chips"] += chips.get((match.id, seat), 0)
         for scores in hands[match.id]:
             g["hands"] += 1
@@ -137,10 +154,11 @@ async def profile(s: AsyncSession, player_id: str) -> dict[str, Any]:
         Rating.player_id == player_id))}
     stats = []
     for game in sorted(set(games) | set(rated)):
-        g = games.get(game, {"game": game, "matches": 0, "wins": 0, "hands": 0, "points": 0,
-                             "chips": 0})
+        g = games[game]
+        counted = g["wins"] + g["losses"]
         stats.append({"game": game, "matches": g["matches"], "wins": g["wins"],
-                      "win_rate": round(g["wins"] / g["matches"], 4) if g["matches"] else None,
+                      "losses": g["losses"],
+                      "win_rate": round(g["wins"] / counted, 4) if counted else None,
                       "average_score": round(g["points"] / g["hands"], 2) if g["hands"]
                       else None, "chips": g["chips"],
                       "rating": _rating_json(rated.get(game))})
@@ -148,6 +166,10 @@ async def profile(s: AsyncSession, player_id: str) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "is_guest": player.is_guest,
             "member_since": player.created_at.isoformat(), "games": stats,
             "recent": recent["matches"]}
+
+
+def _no_games() -> dict[str, int]:
+    return {"matches": 0, "wins": 0, "losses": 0, "hands": 0, "points": 0, "chips": 0}
 
 
 def _rating_json(rating: Rating | None) -> dict[str, Any] | None:

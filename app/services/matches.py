@@ -123,7 +123,11 @@ def _seeds(h: MatchHand) -> dict[str, Any]:
 
 
 def _logged(a: MatchAction) -> dict[str, Any]:
+    """A logged action as PROTOCOL.md §4 writes it: with its ``played_for`` where the server
+    made the move for a person's seat, the client's id where it had one, and when."""
     entry: dict[str, Any] = {"seat": a.seat, "action": a.action}
+    if a.played_for is not None:
+        entry["played_for"] = a.played_for
     if a.client_id is not None:
         entry["client_id"] = orjson.loads(a.client_id)
     entry["at"] = a.created_at.isoformat()

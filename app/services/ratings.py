@@ -9,7 +9,8 @@ A player's `ordinal` (mu - 3 sigma, 0 for a new player) is the rating shown and 
 Only a person's own play is rated (`own_play`): a seat that the server played for (timed-out
 turns, a stand-in) in more than `STAND_IN_SHARE` of its turns is not rated; a player who left
 (resigned) is not rated before `ABORT_TURNS` turns of their own (an abort), and rated as the
-loser after that; a match with fewer than two rated people changes nothing.
+loser after that; a match with fewer than two rated people changes nothing. The same rule
+(`counted`) decides what a match counts for in a person's profile (`app/services/history.py`).
 Nothing here commits: the caller owns the transaction.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -73,6 +75,23 @@ class Turns:
         return self.played_for / total if total else 0.0
 
 
+class Count(Enum):
+    """What a finished match counts for in a person's record (ratings, profile)."""
+
+    NOT = "not"  # not at all: mostly played for them, or resigned before playing
+    PLACE = "place"  # by where their seat finished
+    LOSS = "loss"  # a loss, wherever the stand-in that played their seat out finished
+
+
+def counted(turns: Turns, resigned: bool) -> Count:
+    """How a person's match counts, from their seat's turns and whether they resigned: a
+    resignation before `ABORT_TURNS` own turns not at all (an abort), after it as a loss; else
+    not at all when the server played more than `STAND_IN_SHARE` of the seat's turns."""
+    if resigned:
+        return Count.NOT if turns.own < ABORT_TURNS else Count.LOSS
+    return Count.NOT if turns.share > STAND_IN_SHARE else Count.PLACE
+
+
 async def turns_by_seat(session: AsyncSession, match_id: str) -> dict[int, Turns]:
     """Each seat's turns, read from the match log: a turn is a run of a seat's actions in a
     hand, played for the person if the server made any of its moves (`played_for`)."""
@@ -102,18 +121,16 @@ def own_play(people: dict[int, str], left: set[int], turns: dict[int, Turns],
     last = max(ranks, default=0) + 1
     rated, places = [], list(ranks)
     for seat, player_id in sorted(people.items()):
-        seen = turns.get(seat, Turns())
-        if seat in left:
-            if seen.own < ABORT_TURNS:
-                continue
-            places[seat] = last
-        elif seen.share > STAND_IN_SHARE:
+        count = counted(turns.get(seat, Turns()), seat in left)
+        if count is Count.NOT:
             continue
+        if count is Count.LOSS:
+            places[seat] = last
         rated.append(Seated(seat, player_id))
     # The places among the rated alone: how many rated seats did better (ties share a place).
-    counted = [places[p.seat] for p in rated]
+    kept = [places[p.seat] for p in rated]
     for person in rated:
-        places[person.seat] = sum(1 for other in counted if other < places[person.seat])
+        places[person.seat] = sum(1 for other in kept if other < places[person.seat])
     return rated, places
 
 

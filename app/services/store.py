@@ -123,8 +123,10 @@ class SqlMatchStore:
     async def finish_match(self, room: RoomRecord, match_id: str, status: str, winner: int | None,
                            totals: list[int]) -> list[dict[str, Any]]:
         """Close the match and the room, return every seat's escrow, record a tournament
-        table's result (and a final's prizes) and, for a rated room's finished match, update
-        its players' ratings; returns the rating changes."""
+        table's result (and a final's prizes), keep who played each seat (its turns, own and
+        played for, and whether its person resigned: a profile counts the match by them) and,
+        for a rated room's finished match, update its players' ratings; returns the rating
+        changes."""
         async with self.sessions() as s, s.begin():
             await _fenced(s, room)
             tournament = None
@@ -137,12 +139,14 @@ class SqlMatchStore:
                 await ledger.cash_out(s, f"cashout:{match_id}:{seat.seat}", room.id, seat.seat,
                                       player_id=seat.player_id)
             await s.execute(update(Room).where(Room.id == room.id).values(status="closed"))
+            turns = await ratings.turns_by_seat(s, match_id)
+            left = {x.seat for x in room.taken if x.player_id is not None and x.bot}
+            await _keep_who_played(s, match_id, room.taken, turns, left)
             changes = []
             if status == "finished" and room.settings.rated:
                 people = {x.seat: x.player_id for x in room.taken if x.player_id is not None}
-                left = {x.seat for x in room.taken if x.player_id is not None and x.bot}
                 rated, ranks = ratings.own_play(
-                    people, left, await ratings.turns_by_seat(s, match_id),
+                    people, left, turns,
                     ratings.finishing_ranks(room.settings.game, totals, winner))
                 changes = await ratings.rate_match(s, match_id, room.settings.game, rated, ranks)
         if tournament is not None and self.table_finished is not None:
@@ -249,6 +253,17 @@ async def _fenced(s: AsyncSession, room: RoomRecord) -> None:
     share-locked until the transaction ends, so a takeover waits for this write or fences it."""
     if room.fence is not None:
         await check_fence(await s.connection(), {room.id: room.fence})
+
+
+async def _keep_who_played(s: AsyncSession, match_id: str, taken: list[SeatRecord],
+                           turns: dict[int, ratings.Turns], left: set[int]) -> None:
+    """Each seat's turns, own and played for, and whether its person resigned (``left``), on
+    the match's seats (migration 0015)."""
+    for seat in taken:
+        seen = turns.get(seat.seat, ratings.Turns())
+        await s.execute(update(MatchSeat).where(
+            MatchSeat.match_id == match_id, MatchSeat.seat == seat.seat).values(
+            own_turns=seen.own, played_for_turns=seen.played_for, resigned=seat.seat in left))
 
 
 def _recent_chat(room_ids: list[str]) -> Any:

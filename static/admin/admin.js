@@ -5,7 +5,7 @@ import { html, render, useState, useEffect, useLang, Toasts, LangSwitcher, error
 import { t, setLang, preferredLang, gameName } from '../i18n.js';
 import { api, revokeToken } from '../api.js';
 import { ReplayViewer } from '../replay.js';
-import { GRADES, GradeBadge, fmtAccuracy, useAnalysis } from '../analysis.js';
+import { GRADES, GradeBadge, fmtAccuracy, ownDecisions, useAnalysis } from '../analysis.js';
 import { TOKEN_KEY, adminApi, fmtDate, usePage, Pager } from './session.js';
 import { Reports, Sanctions, Corrections, Audit, FairPlay } from './moderation.js';
 
@@ -90,19 +90,22 @@ function Matches({ onOpen }) {
   </section>`;
 }
 
-/** Every seat's analysis of the match (PROTOCOL.md §10): decisions, accuracy, points given
- * up and how many decisions had each grade. */
+/** Every seat's analysis of the match (PROTOCOL.md §10): its player's own decisions, accuracy,
+ * points given up and how many of them had each grade, and the decisions the server made for
+ * them (their timer, a stand-in: "Who decided"), which count in none of these. */
 function SeatAnalysis({ got, names }) {
   if (got.state !== 'ready') return null;
   const a = got.analysis;
-  const count = (seat, grade) => a.decisions.filter((d) => d.seat === seat && d.grade === grade).length;
+  const count = (seat, grade) => ownDecisions(a, seat).filter((d) => d.grade === grade).length;
+  const playedFor = (seat) => a.decisions.filter((d) => d.seat === seat && d.played_for).length;
   return html`<section class="panel" data-testid="admin-analysis"><h2>${t('analysis.title')}</h2>
     <div class="table-scroll"><table class="data"><thead><tr><th scope="col">${t('admin.seat')}</th><th scope="col">${t('result.player')}</th>
       <th scope="col">${t('analysis.decisions')}</th><th scope="col">${t('analysis.match_accuracy')}</th><th scope="col">${t('analysis.loss_total')}</th>
-      ${GRADES.map((g) => html`<th scope="col"><${GradeBadge} grade=${g} /></th>`)}</tr></thead>
+      ${GRADES.map((g) => html`<th scope="col"><${GradeBadge} grade=${g} /></th>`)}<th scope="col">${t('analysis.played_for_count')}</th></tr></thead>
       <tbody>${a.seats.map((s) => html`<tr key=${s.seat} data-testid=${'admin-analysis-' + s.seat}><td>${s.seat + 1}</td><td>${names[s.seat]}</td>
         <td class="num">${s.decisions}</td><td class="num">${fmtAccuracy(s.accuracy)}</td><td class="num">${s.loss.toFixed(1)}</td>
-        ${GRADES.map((g) => html`<td class="num">${count(s.seat, g)}</td>`)}</tr>`)}</tbody></table></div></section>`;
+        ${GRADES.map((g) => html`<td class="num">${count(s.seat, g)}</td>`)}
+        <td class="num" data-testid=${'admin-played-for-' + s.seat}>${playedFor(s.seat)}</td></tr>`)}</tbody></table></div></section>`;
 }
 
 function Replay({ matchId, names }) {

@@ -57,6 +57,23 @@ def test_seeds_dealers_and_extra_keys_round_trip() -> None:
     assert parsed.hands[1].seed == 5 and parsed.hands[1].deal is None
 
 
+def test_played_for_is_kept_shown_in_the_steps_and_checked() -> None:
+    """PROTOCOL.md §4: a move the server made for a person's seat carries ``played_for``; it
+    replays like any action, round-trips, marks its step, and is one of the two reasons."""
+    log = match_log(winning_hand(1))
+    log["hands"][0]["actions"][0]["played_for"] = "timeout"
+    log["hands"][0]["actions"][2]["played_for"] = "stand_in"
+    parsed = MatchLog.parse(copy.deepcopy(log))
+    assert parsed.to_json() == log
+    assert [a.played_for for a in parsed.hands[0].actions[:3]] == ["timeout", None, "stand_in"]
+    assert run_replay(log) == run_replay(match_log(winning_hand(1)))
+    marks = [(s["index"], s.get("played_for")) for s in replay_steps(log)][:4]
+    assert marks == [(None, None), (0, "timeout"), (1, None), (2, "stand_in")]
+    log["hands"][0]["actions"][1]["played_for"] = "bot"
+    with pytest.raises(InvalidMatchLog, match=r"^hands\[0\]\.actions\[1\]\.played_for"):
+        MatchLog.parse(log)
+
+
 def test_an_exports_other_keys_are_not_the_log() -> None:
     """An admin's export adds results, transfers and chat beside the log: parse leaves them."""
     log = three_hands()
