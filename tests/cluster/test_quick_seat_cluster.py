@@ -51,6 +51,9 @@ async def test_eight_callers_on_two_processes_fill_four_rooms(fleet: Fleet) -> N
 
 async def test_one_persons_six_calls_on_two_processes_leave_one_waiting_seat(
         fleet: Fleet) -> None:
+    """And the host's cap of waiting rooms (RUMMY_MAX_WAITING_ROOMS_PER_HOST, 5) counts the rooms
+    of both processes: with the quick-seat room waiting, 8 rooms asked for at once on the two
+    make 4."""
     procs = fleet(2)
     https = [http_client(p.base_url) for p in procs]
     try:
@@ -68,6 +71,13 @@ async def test_one_persons_six_calls_on_two_processes_leave_one_waiting_seat(
             mine = (await call(http, "GET", "/api/me/rooms", player))["rooms"]
             assert [(r["id"], r["your_seat"], r["status"]) for r in mine] == [
                 (room_id, seat, "waiting")]
+
+        made = await asyncio.gather(*(
+            https[i % 2].post("/api/rooms", headers=player.headers,
+                              json={"game": "standard", "seats": 2}) for i in range(8)))
+        assert Counter(a.status_code for a in made) == {200: 4, 409: 4}, [a.text for a in made]
+        assert {a.json()["detail"]["code"] for a in made if a.status_code == 409} == {
+            "too_many_waiting_rooms"}
     finally:
         for http in https:
             await http.aclose()
