@@ -16,7 +16,8 @@ import pytest
 
 from tests.api.client import Player, WsClient, balance, call, guest, http_client, refusal
 from tests.api.halls import Hall, hall
-from tests.api.procs import ServerProcess, fresh_database, ledger_report
+from tests.api.procs import fresh_database, ledger_report
+from tests.api.procs import server as server_process
 
 pytestmark = pytest.mark.postgres
 
@@ -137,36 +138,29 @@ async def _chat_shown(base_url: str, room_id: str, player: Player) -> list[str]:
 async def test_a_blocked_players_chat_stays_hidden_after_a_restart(tmp_path: Path) -> None:
     """The recent chat a room rebuilt from the database gives (a match resumed from its log, a
     room still waiting) keeps each line's speaker, so the blocker is not shown it."""
-    with fresh_database("postgresql", tmp_path) as url:
-        proc = ServerProcess(tmp_path, url)
-        proc.start()
-        try:
-            async with http_client(proc.base_url) as http:
-                ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
-                playing, waiting = await _room(http, ann), await _room(http, ann)
-                for room in (playing, waiting):
-                    await _join(http, room, bob)
-                await call(http, "POST", f"/api/rooms/{playing['id']}/bots", ann, {"count": 1})
-                await call(http, "POST", f"/api/rooms/{playing['id']}/start", ann)
-                await call(http, "POST", f"/api/players/{bob.id}/block", ann)
-                for room in (playing, waiting):
-                    sockets = [await WsClient.join(proc.base_url, room["id"], p)
-                               for p in (ann, bob)]
-                    await sockets[1].send({"type": "chat", "text": "from bob"})
-                    await sockets[1].wait_for(lambda m: m.get("text") == "from bob")
-                    await sockets[0].send({"type": "chat", "text": "from ann"})
-                    await sockets[1].wait_for(lambda m: m.get("text") == "from ann")
-                    for client in sockets:
-                        await client.close()
-                    assert await _chat_shown(proc.base_url, room["id"], ann) == ["from ann"]
-            proc.kill()
-            proc.start()
+    with fresh_database("postgresql", tmp_path) as url, server_process(tmp_path, url) as proc:
+        async with http_client(proc.base_url) as http:
+            ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
+            playing, waiting = await _room(http, ann), await _room(http, ann)
             for room in (playing, waiting):
+                await _join(http, room, bob)
+            await call(http, "POST", f"/api/rooms/{playing['id']}/bots", ann, {"count": 1})
+            await call(http, "POST", f"/api/rooms/{playing['id']}/start", ann)
+            await call(http, "POST", f"/api/players/{bob.id}/block", ann)
+            for room in (playing, waiting):
+                sockets = [await WsClient.join(proc.base_url, room["id"], p) for p in (ann, bob)]
+                await sockets[1].send({"type": "chat", "text": "from bob"})
+                await sockets[1].wait_for(lambda m: m.get("text") == "from bob")
+                await sockets[0].send({"type": "chat", "text": "from ann"})
+                await sockets[1].wait_for(lambda m: m.get("text") == "from ann")
+                for client in sockets:
+                    await client.close()
                 assert await _chat_shown(proc.base_url, room["id"], ann) == ["from ann"]
-                assert await _chat_shown(proc.base_url, room["id"], bob) == [
-                    "from bob", "from ann"]
-        finally:
-            proc.stop()
+        proc.kill()
+        proc.start()
+        for room in (playing, waiting):
+            assert await _chat_shown(proc.base_url, room["id"], ann) == ["from ann"]
+            assert await _chat_shown(proc.base_url, room["id"], bob) == ["from bob", "from ann"]
 
 
 async def test_a_report_reaches_the_queue_and_is_decided(server: Hall,

@@ -39,8 +39,8 @@ async def test_a_blocked_players_chat_stays_hidden_after_a_takeover(fleet: Fleet
     async with http_client(here.base_url) as http, http_client(there.base_url) as far:
         ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
         room = await call(http, "POST", "/api/rooms", ann, {"game": "standard", "seats": 3})
-        await call(http, "POST", f"/api/rooms/{room['id']}/join", bob)
         await call(http, "POST", f"/api/rooms/{room['id']}/bots", ann, {"count": 1})
+        await call(far, "POST", f"/api/rooms/{room['id']}/join", bob)  # relayed to `here`
         await call(http, "POST", f"/api/rooms/{room['id']}/start", ann)  # owned by `here`
         await call(http, "POST", f"/api/players/{bob.id}/block", ann)
         sockets = [await WsClient.join(here.base_url, room["id"], p) for p in (bob, ann)]
