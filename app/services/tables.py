@@ -56,13 +56,8 @@ async def ties_of(session: AsyncSession, player_id: str) -> Ties:
 
 
 def _others(player_id: str, pairs: Any) -> frozenset[str]:
+    """The other player of each pair (a, b) that holds ``player_id``."""
     return frozenset(b if a == player_id else a for a, b in pairs)
-
-
-async def quick_seat_of(session: AsyncSession, player_id: str) -> str | None:
-    """The waiting quick-seat room where ``player_id`` holds a seat, if any."""
-    return await session.scalar(select(WaitingQuickSeat.room_id)
-                                .where(WaitingQuickSeat.player_id == player_id))
 
 
 async def quick_tables(session: AsyncSession, key: str) -> list[Table]:
