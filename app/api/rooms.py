@@ -29,6 +29,7 @@ from app.rooms.commands import (
     Start,
     room_out,
 )
+from app.seating_policy import How
 from app.services.room_settings import MAX_STAKE, MAX_TURN_SECONDS, RoomSettings
 
 from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep, client_address
@@ -168,12 +169,15 @@ async def invite(code: str, player: CurrentPlayer, gateway: GatewayDep) -> RoomO
 @router.post("/rooms/{room_id}/join", responses=errors(400, 401, 403, 404, 409))
 async def join(room_id: str, player: CurrentPlayer, gateway: GatewayDep, request: Request,
                body: JoinIn | None = None) -> JoinedOut:
-    """Take a seat (by the room's id, or its invite code for a private room); 403 ``blocked``
-    beside a player one blocked or who blocked one (PROTOCOL.md §9), 403 ``same_address`` from
-    the address of a person seated where the room keeps one account per address."""
+    """Take a seat (by the room's id, or its invite code for a private room), as the seating
+    policy allows (docs/server.md, "Who may sit where"): 403 ``blocked`` beside a player one
+    blocked or who blocked one (PROTOCOL.md §9), 403 ``same_address`` from the address of a
+    person seated where the room keeps one account per address, 409 ``already_waiting`` at a
+    quick-seat room while one waits for players in another."""
     invite = body.invite if body is not None else None
+    how = How.JOIN if invite is None else How.INVITE
     return JoinedOut.model_validate(await gateway.run(
-        room_id, Join(invite, client_address(request)), _caller(player)))
+        room_id, Join(invite, client_address(request), how), _caller(player)))
 
 
 @router.post("/rooms/{room_id}/leave", responses=errors(400, 401, 404, 409))
@@ -208,7 +212,7 @@ async def rematch(room_id: str, player: CurrentPlayer, registry: RegistryDep,
     deals = s["deals"] if request.app.state.settings.dev_stacked_decks else None
     room = await registry.create(player.id, player.name,
                                  RoomSettings.from_json({**s, "deals": deals}),
-                                 address=client_address(request))
+                                 address=client_address(request), how=How.REMATCH)
     for level, count in Counter(s["bots"]).items():
         await room.handle(AddBots(count, level), caller)
     await room.chat_log.carry(found["chat"])

@@ -12,8 +12,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from app.seating_policy import Ask
 from app.services.logwriter import StaleOwner
-from app.services.records import LiveMatch, RoomRecord, SeatRecord
+from app.services.records import ChatLine, LiveMatch, RoomRecord, SeatRecord
 from app.services.store import SqlMatchStore
 
 from .leases import Leases
@@ -52,8 +53,11 @@ class OwnedStore:
     async def save_room(self, room: RoomRecord) -> None:
         await self._write(room, self.inner.save_room(room))
 
-    async def sit(self, room: RoomRecord, seat: SeatRecord, blocks: bool = True) -> None:
-        await self._write(room, self.inner.sit(room, seat, blocks))
+    async def open_room(self, room: RoomRecord, cap: int | None) -> None:
+        await self._write(room, self.inner.open_room(room, cap))
+
+    async def sit(self, room: RoomRecord, seat: SeatRecord, ask: Ask | None = None) -> None:
+        await self._write(room, self.inner.sit(room, seat, ask))
 
     async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
         await self._write(room, self.inner.stand(room, seat))
@@ -86,10 +90,17 @@ class OwnedStore:
         return changes
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
-                       player_id: str | None, name: str, text: str) -> frozenset[str]:
-        hidden: frozenset[str] = await self._write(
+                       player_id: str, name: str, text: str) -> ChatLine:
+        line: ChatLine = await self._write(
             room, self.inner.add_chat(room, match_id, seat, player_id, name, text))
-        return hidden
+        return line
+
+    async def carry_chat(self, room: RoomRecord, lines: list[ChatLine]) -> list[ChatLine]:
+        carried: list[ChatLine] = await self._write(room, self.inner.carry_chat(room, lines))
+        return carried
+
+    async def recent_chat(self, room_ids: list[str]) -> dict[str, list[ChatLine]]:
+        return await self.inner.recent_chat(room_ids)
 
     async def live_matches(self, only: str | None = None) -> list[LiveMatch]:
         return await self.inner.live_matches(only)

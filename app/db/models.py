@@ -233,6 +233,20 @@ class RoomSeat(Base):
     name: Mapped[str] = mapped_column(String(NAME))
 
 
+class WaitingQuickSeat(Base):
+    """A person's seat in a quick-seat room that waits for players (0016): one per person,
+    whatever the race, on one process or several (the primary key; PROTOCOL.md §8). Written in
+    the seat's transaction, deleted when the seat is left or the room starts or closes."""
+
+    __tablename__ = "waiting_quick_seats"
+
+    player_id: Mapped[str] = mapped_column(String(ID), ForeignKey("players.id"),
+                                           primary_key=True)
+    room_id: Mapped[str] = mapped_column(
+        String(ID), ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
 class Match(Base):
     """One game played in a room, from the first deal to the end."""
 

@@ -1,8 +1,12 @@
-"""Keep flagged pairs apart at a tournament round's tables, where the draw allows."""
+"""Keep flagged pairs apart at a tournament round's tables, where the draw allows: the seating
+policy (`app.seating_policy.avoids`) names a table to avoid; a tournament's tables ignore blocks
+and addresses (PROTOCOL.md §9), so nothing else refuses a seat there."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from app.seating_policy import Ask, How, Table, Ties, avoids
 
 
 def apart(order: Sequence[str], sizes: Sequence[int],
@@ -16,10 +20,16 @@ def apart(order: Sequence[str], sizes: Sequence[int],
     for size in sizes:
         tables.append(rest[:size])
         rest = rest[size:]
+    partners: dict[str, set[str]] = {}
+    for a, b in flagged:
+        partners.setdefault(a, set()).add(b)
+        partners.setdefault(b, set()).add(a)
 
     def clash(player: str, table: list[str], leaving: str) -> bool:
-        return any(tuple(sorted((player, other))) in flagged
-                   for other in table if other not in (player, leaving))
+        """Whether the policy has ``player`` avoid ``table`` once ``leaving`` has left it."""
+        others = frozenset(table) - {player, leaving}
+        return avoids(Ask(player, How.TOURNAMENT, Table("", others)),
+                      Ties(flagged=frozenset(partners.get(player, ()))))
 
     for t, table in enumerate(tables):
         for i, player in enumerate(table):

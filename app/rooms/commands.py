@@ -20,6 +20,7 @@ from pydantic import Field
 from app.bots.registry import DEFAULT_LEVEL
 from app.engine import designate
 from app.refusals import Code, Refusal
+from app.seating_policy import How
 
 from .replies import outcome
 
@@ -81,16 +82,18 @@ class Invite:
 
 @dataclass(frozen=True)
 class Join:
-    """Take a seat; ``address``: the caller's client address, carried to the room's owner,
-    where a room that keeps one account per address checks it (docs/security.md)."""
+    """Take a seat, asked ``how`` (by id, invite code or quick seat); ``address``: the caller's
+    client address; both carried to the room's owner, whose seating policy weighs them
+    (`app.seating_policy`; docs/security.md for addresses)."""
 
     invite: str | None = None
     address: str | None = None
+    how: How = How.JOIN
     op: Literal["join"] = "join"
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         _check_admits(room, caller, self.invite)
-        seat = await room.join(caller.id, caller.name, self.address)
+        seat = await room.join(caller.id, caller.name, self.address, self.how)
         return {"seat": seat, "room": room_out(room, caller.id)}
 
 
@@ -138,7 +141,7 @@ class SeatTable:
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         for player_id, name in self.players:
-            await room.join(player_id, name, by_server=True)
+            await room.join(player_id, name, how=How.TOURNAMENT)
         if room.record.status == "waiting":
             await room.start(room.record.host_id)
         return {"status": room.record.status}
@@ -147,14 +150,14 @@ class SeatTable:
 @dataclass(frozen=True)
 class Rematch:
     """What a rematch needs from the finished room: its settings, the room already offered
-    (or None) and its recent chat."""
+    (or None) and its recent chat, each line with its speaker (`ChatLog.carried`)."""
 
     op: Literal["rematch"] = "rematch"
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
         _check_admits(room, caller)
         return {"settings": room.rematch.settings(caller.id), "offered": room.rematch.offered,
-                "chat": room.chat_log.recent()}
+                "chat": room.chat_log.carried()}
 
 
 @dataclass(frozen=True)

@@ -67,10 +67,10 @@ class ConnectionSet:
             if seat is not None:
                 conn.push(data)
 
-    def push_all(self, data: bytes, hidden: frozenset[str] = frozenset()) -> None:
-        """To every connection but those of the players in ``hidden``."""
+    def push_all(self, data: bytes, to: Callable[[str], bool]) -> None:
+        """To every connection whose player ``to`` answers true for."""
         for conn in list(self._seats):
-            if conn.player_id not in hidden:
+            if to(conn.player_id):
                 conn.push(data)
 
     def remember(self, events: Iterable[dict[str, Any]]) -> None:

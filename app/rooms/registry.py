@@ -7,12 +7,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.refusals import Code, Refusal
+from app.seating_policy import How
 from app.services.room_settings import RoomSettings
 
 from .commands import Caller, SeatTable
 from .room import Room
 from .scheduler import RoomTiming
-from .store import MatchStore, RoomRecord
+from .store import ChatLine, MatchStore, RoomRecord
 
 DEFAULT_WAITING_ROOMS_PER_HOST = 5
 
@@ -24,26 +25,24 @@ class RoomRegistry:
         self.store = store
         self.timing = timing
         self.rooms: dict[str, Room] = {}
+        # A host has at most this many rooms waiting for players at once, among every process
+        # (counted by the store), so that one player cannot fill the lobby.
         self.max_waiting_per_host = max_waiting_per_host
-        self._opening: dict[str, int] = {}  # host id -> rooms being made for them right now
         # Several processes: takes a new room's lease before it is stored (docs/scaling.md).
         self.claim = claim
 
     async def create(self, host_id: str, host_name: str, settings: RoomSettings,
-                     quick_seat: str | None = None, address: str | None = None) -> Room:
+                     quick_seat: str | None = None, address: str | None = None,
+                     how: How = How.JOIN) -> Room:
         """Persist a room with the host's (already validated) settings and seat the host, who
-        asks from the client ``address``; ``quick_seat``: the table key of a room quick seat
-        opens (`RoomRecord.quick_seat`)."""
-        self._check_waiting_cap(host_id)
-        self._opening[host_id] = self._opening.get(host_id, 0) + 1
-        try:
-            return await self._open(host_id, host_name, RoomRecord(
-                id=secrets.token_hex(8), host_id=host_id, settings=settings,
-                invite_code=secrets.token_urlsafe(9), quick_seat=quick_seat), address)
-        finally:
-            self._opening[host_id] -= 1
-            if not self._opening[host_id]:
-                del self._opening[host_id]
+        asks ``how`` (a room of their own, quick seat's, a rematch's) from the client
+        ``address``; ``quick_seat``: the table key of a room quick seat opens
+        (`RoomRecord.quick_seat`). Refused (``too_many_waiting_rooms``) beyond the host's cap
+        of rooms waiting for players."""
+        return await self._open(host_id, host_name, RoomRecord(
+            id=secrets.token_hex(8), host_id=host_id, settings=settings,
+            invite_code=secrets.token_urlsafe(9), quick_seat=quick_seat), address, how,
+            self.max_waiting_per_host)
 
     async def open_table(self, room_id: str, settings: RoomSettings,
                          players: list[tuple[str, str]]) -> Room:
@@ -55,31 +54,23 @@ class RoomRegistry:
         if room is None:
             room = await self._open(host_id, host_name, RoomRecord(
                 id=room_id, host_id=host_id, settings=settings,
-                invite_code=secrets.token_urlsafe(9)))
+                invite_code=secrets.token_urlsafe(9)), None, How.TOURNAMENT, None)
         await room.handle(SeatTable(players), Caller(host_id, host_name))
         return room
 
-    def _check_waiting_cap(self, host_id: str) -> None:
-        """A host has at most `max_waiting_per_host` rooms waiting for players at once (those
-        being made count too), so that one player cannot fill the lobby."""
-        waiting = sum(1 for r in self.rooms.values()
-                      if r.record.host_id == host_id and r.record.status == "waiting")
-        if waiting + self._opening.get(host_id, 0) >= self.max_waiting_per_host:
-            raise Refusal(Code.TOO_MANY_WAITING_ROOMS, "you already host "
-                          f"{self.max_waiting_per_host} rooms that wait for players (the "
-                          "most at once): start or leave one first")
-
     async def _open(self, host_id: str, host_name: str, record: RoomRecord,
-                    address: str | None = None) -> Room:
-        """Store the new room and seat its host (from ``address``)."""
+                    address: str | None, how: How, cap: int | None) -> Room:
+        """Store the new room (within the host's ``cap`` of waiting rooms, if any) and seat its
+        host, who asks ``how`` from ``address``."""
         if self.claim is not None:
             await self.claim(record.id)
             record.fence = 1
-        await self.store.save_room(record)
+        await self.store.open_room(record, cap)
         room = Room(record, self.store, self.timing)
         try:
-            await room.join(host_id, host_name, address)
-        except Refusal:  # the host cannot sit (the buy-in): no room without its host
+            await room.join(host_id, host_name, address, how)
+        except Refusal:  # the host cannot sit (the buy-in, a waiting quick seat elsewhere):
+            # no room without its host
             record.status = "closed"
             await self.store.save_room(record)
             raise
@@ -110,8 +101,10 @@ class RoomRegistry:
     async def restore(self) -> int:
         """Rebuild every room from the database: waiting rooms as they were, playing rooms by
         replaying their match logs. Returns how many matches were resumed."""
-        for record in await self.store.open_rooms():
-            self.rooms[record.id] = Room(record, self.store, self.timing)
+        waiting = await self.store.open_rooms()
+        chat = await self.store.recent_chat([record.id for record in waiting])
+        for record in waiting:
+            self.rooms[record.id] = self._waiting(record, chat.get(record.id, []))
         resumed = 0
         for live in await self.store.live_matches():
             room = Room(live.room, self.store, self.timing)
@@ -129,10 +122,16 @@ class RoomRegistry:
             self.rooms[room_id] = room
             return room
         for record in await self.store.open_rooms(room_id):
-            room = Room(record, self.store, self.timing)
-            self.rooms[room_id] = room
+            chat = await self.store.recent_chat([room_id])
+            room = self.rooms[room_id] = self._waiting(record, chat.get(room_id, []))
             return room
         return None
+
+    def _waiting(self, record: RoomRecord, chat: list[ChatLine]) -> Room:
+        """A waiting room rebuilt from the database, with its recent chat."""
+        room = Room(record, self.store, self.timing)
+        room.chat_log.restore(chat)
+        return room
 
     async def close(self) -> None:
         for room in self.rooms.values():

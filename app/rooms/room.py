@@ -26,6 +26,7 @@ from app.engine.actions import Action, parse_action
 from app.engine.errors import RuleError
 from app.engine.state import Phase
 from app.refusals import Code, Refusal
+from app.seating_policy import How, shown
 from app.services import outage
 
 from .call_window import CallWindow
@@ -106,13 +107,13 @@ class Room:
 
     # --- seats ----------------------------------------------------------------------------
 
-    async def join(self, player_id: str, name: str, address: str | None = None, *,
-                   by_server: bool = False) -> int:
-        """Seat the player, who joins from the client ``address`` (their seat again if they
-        have one; `Seating.join`). The join that fills a quick-seat room starts it; if starting
-        fails, the next join (the same player asking again) tries again."""
+    async def join(self, player_id: str, name: str, address: str | None = None,
+                   how: How = How.JOIN) -> int:
+        """Seat the player, who asks ``how`` from the client ``address`` (their seat again if
+        they have one; `Seating.join`). The join that fills a quick-seat room starts it; if
+        starting fails, the next join (the same player asking again) tries again."""
         async with self.lock:
-            seat = await self.seating.join(player_id, name, address, by_server=by_server)
+            seat = await self.seating.join(player_id, name, address, how)
             self._seats_changed()
             if self.seating.starts_itself():
                 await self._begin()
@@ -354,11 +355,12 @@ class Room:
             self.presenter.messages(self.connections.seats_in_use(), events), skip)
 
     async def chat(self, player_id: str, name: str, text: str) -> None:
-        """Store the line (``ChatLog.say``), then queue it to every connection but those of
-        the players who blocked the speaker."""
-        line, hidden = await self.chat_log.say(self.seating.acting_seat(player_id), player_id,
-                                               name, text)
-        self.connections.push_all(encode(line), hidden)
+        """Store the line (``ChatLog.say``), then queue it to every connection whose player is
+        shown it (`app.seating_policy.shown`: not those who blocked the speaker)."""
+        line = await self.chat_log.say(self.seating.acting_seat(player_id), player_id, name,
+                                       text)
+        self.connections.push_all(encode(line.message()),
+                                  lambda listener: shown(listener, line.speaker, line.blockers))
 
     def offer_rematch(self, room_id: str, invite_code: str) -> None:
         """Invite this room's players to the next room (`RematchOffer`: the first offer stands):

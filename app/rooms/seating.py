@@ -3,11 +3,11 @@
 A player who leaves during a match keeps the seat's record (its escrow returns to them at the
 end) but a computer player takes it over for good: ``acting_seat`` no longer finds them.
 
-A person who takes a seat themselves (join, invite, quick seat, a rematch's room) is refused
-beside a player a block stands between (PROTOCOL.md §9: the store checks it in the seat's own
-transaction, under the room's lock, so two joins at once cannot both pass) and, where the room
-keeps one account per address, from the client address of a person seated (docs/security.md).
-A tournament's table is seated by the server, and neither applies there.
+Who may take a seat is the seating policy's (`app.seating_policy`): the room tells the store
+the table as it knows it (who sits, the addresses they joined from) and how the person asks
+(join, invite, quick seat, rematch, a tournament's table), and the store judges it with the
+person's ties, read in the seat's own transaction, under the room's lock, so two joins at once
+cannot both pass a rule.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 from app.bots.registry import DEFAULT_LEVEL, LEVELS, level_of
 from app.refusals import Code, Refusal
+from app.seating_policy import Ask, How, Table
 
 from .store import MatchStore, RoomRecord, SeatRecord
 
@@ -88,30 +89,29 @@ class Seating:
         if self.record.status != "waiting":
             raise Refusal(Code.ROOM_STARTED, "the match has already started")
 
-    async def join(self, player_id: str, name: str, address: str | None = None, *,
-                   by_server: bool = False) -> int:
-        """Seat the player (their seat again if they have one) who joins from ``address``;
-        ``by_server``: a tournament's table, seated whatever blocks or addresses say."""
+    async def join(self, player_id: str, name: str, address: str | None = None,
+                   how: How = How.JOIN) -> int:
+        """Seat the player (their seat again if they have one), who asks ``how`` from the client
+        ``address``, if the seating policy lets them (`app.seating_policy.refusal`)."""
         current = self.acting_seat(player_id)
         if current is not None:
             return current
         self.check_waiting()
         seat = self._free_seat()
-        if not by_server:
-            self._check_address(address)
-        await self._sit(SeatRecord(seat, player_id, None, name), blocks=not by_server)
+        await self._sit(SeatRecord(seat, player_id, None, name),
+                        Ask(player_id, how, self.table(), address))
         if address is not None:
             self.addresses[seat] = address
         return seat
 
-    def _check_address(self, address: str | None) -> None:
-        """Refuse (403 ``same_address``) a seat from the address of a person seated, where the
-        room keeps one account per address. An address not known never refuses: a computer
-        player has none, and a room rebuilt from the database knows none of its seats'."""
-        if self.record.settings.one_per_address and address is not None \
-                and address in self.addresses.values():
-            raise Refusal(Code.SAME_ADDRESS, "someone from your address is seated in this room "
-                          "already, and the room allows one account per address")
+    def table(self) -> Table:
+        """The table as the seating policy sees it. The addresses are those of the persons who
+        joined since the room was made or rebuilt here (a room rebuilt from the database knows
+        none of its seats': docs/security.md)."""
+        return Table(self.record.id,
+                     frozenset(s.player_id for s in self.seats if s is not None and s.player_id),
+                     frozenset(self.addresses.values()), bool(self.record.settings.one_per_address),
+                     self.record.quick_seat is not None and self.record.status == "waiting")
 
     def forget_addresses(self) -> None:
         """The match started: no one joins any more, so the addresses are not needed."""
@@ -172,8 +172,8 @@ class Seating:
         self.record.status = "closed"
         await self.store.save_room(self.record)
 
-    async def _sit(self, record: SeatRecord, blocks: bool = True) -> None:
-        await self.store.sit(self.record, record, blocks)
+    async def _sit(self, record: SeatRecord, ask: Ask | None = None) -> None:
+        await self.store.sit(self.record, record, ask)
         self.seats[record.seat] = record
         self._sync_taken()
 

@@ -8,18 +8,25 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
+from app.seating_policy import Ask
+from app.services.records import ChatLine, HandRecord, LiveMatch, RoomRecord, SeatRecord
 
-__all__ = ["HandRecord", "LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
+__all__ = ["ChatLine", "HandRecord", "LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
 
 
 class MatchStore(Protocol):
     async def save_room(self, room: RoomRecord) -> None: ...
 
-    async def sit(self, room: RoomRecord, seat: SeatRecord, blocks: bool = True) -> None:
-        """Record the seat and escrow its buy-in (raises a ``Refusal`` if it cannot: 403
-        ``blocked`` if ``blocks`` and a block stands between a person and one seated, read in
-        the same transaction; the room's lock keeps other seats from being taken meanwhile)."""
+    async def open_room(self, room: RoomRecord, cap: int | None) -> None:
+        """Store a new room; ``cap``: refused (``too_many_waiting_rooms``) when its host hosts
+        that many rooms waiting for players already, among every process."""
+
+    async def sit(self, room: RoomRecord, seat: SeatRecord, ask: Ask | None = None) -> None:
+        """Record the seat and escrow its buy-in (raises a ``Refusal`` if it cannot). ``ask``:
+        a person's own request, judged by `app.seating_policy.check` with the person's ties
+        read in the same transaction (``already_waiting``, ``blocked``, ``same_address``); the
+        room's lock keeps other seats of the room from being taken meanwhile, and the database
+        a person's second seat in a waiting quick-seat room anywhere."""
 
     async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
         """Free the seat and return its escrow."""
@@ -50,9 +57,16 @@ class MatchStore(Protocol):
         updates its players' ratings, and the changes are returned (docs/server.md)."""
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
-                       player_id: str | None, name: str, text: str) -> frozenset[str]:
-        """Store a chat line; the players not to be shown it (those who blocked the speaker).
-        A speaker whose chat is muted is refused (``chat_muted``), nothing stored."""
+                       player_id: str, name: str, text: str) -> ChatLine:
+        """Store a chat line; it comes back with the players who blocked its speaker. A speaker
+        whose chat is muted is refused (``chat_muted``), nothing stored."""
+
+    async def carry_chat(self, room: RoomRecord, lines: list[ChatLine]) -> list[ChatLine]:
+        """Store another room's lines as this room's, speakers kept and seats dropped; they come
+        back with their speakers' blockers."""
+
+    async def recent_chat(self, room_ids: list[str]) -> dict[str, list[ChatLine]]:
+        """Each room's recent chat lines, oldest first, with their speakers' blockers."""
 
     async def live_matches(self, only: str | None = None) -> list[LiveMatch]: ...
 

@@ -7,7 +7,7 @@ nobody, but it is part of that person's results and level against the field.
 Only analyses already stored are read: working out a missing one costs about two seconds of
 CPU a match (docs/analysis.md), which a review of thousands of matches cannot spend in a
 request; a match without one adds nothing to the soft-play signal. A review replaces the flags
-(`fairplay_flags`) that quick seat and tournament seating read (`flagged_with`).
+(`fairplay_flags`) that the seating policy weighs (`tables.ties_of`, `flagged_among`).
 
 The caller owns the transaction; nothing here commits.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.base import utcnow
@@ -26,7 +26,6 @@ from app.db.models import (
     HandResult,
     Match,
     MatchSeat,
-    RoomSeat,
     SeatAddress,
 )
 from app.fairplay.score import MatchFacts, Pair, Seat, review
@@ -96,16 +95,6 @@ async def _hand_numbers(s: AsyncSession, ids: list[str]) -> dict[str, list[int]]
                                              .order_by(HandResult.hand_no)):
         found[match_id].append(hand_no)
     return found
-
-
-async def flagged_seated(s: AsyncSession, player_id: str, room_id: str) -> bool:
-    """Whether the last review flagged ``player_id`` with a player seated in the room."""
-    seated = select(RoomSeat.player_id).where(RoomSeat.room_id == room_id,
-                                              RoomSeat.player_id.is_not(None))
-    found = await s.scalar(select(FairplayFlag.player_a).where(or_(
-        and_(FairplayFlag.player_a == player_id, FairplayFlag.player_b.in_(seated)),
-        and_(FairplayFlag.player_b == player_id, FairplayFlag.player_a.in_(seated)))).limit(1))
-    return found is not None
 
 
 async def flagged_among(s: AsyncSession, players: list[str]) -> set[tuple[str, str]]:

@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.db.base import utcnow
-from app.db.models import AdminAction, Block, Player, Report, RoomSeat, Sanction, new_id
+from app.db.models import AdminAction, Block, Player, Report, Sanction, new_id
 from app.refusals import Code, FixedRefusal, Refusal
 from app.services import ledger, matches
 from app.services.matches import NotFound
@@ -27,10 +27,6 @@ KINDS = ("chat_mute", "suspension")
 MAX_REPORT_TEXT = 1000
 MAX_HOURS = 24 * 365 * 10  # ten years: longer is a permanent ban, which this is not
 MAX_CORRECTION = 10**12
-
-
-class Blocked(FixedRefusal):
-    code = Code.BLOCKED
 
 
 class Suspended(FixedRefusal):
@@ -68,32 +64,17 @@ async def unblock(s: AsyncSession, player_id: str, other_id: str) -> list[str]:
     return await blocked_by(s, player_id)
 
 
-def _between(player_id: str, others: Any) -> Any:
-    return or_(and_(Block.player_id == player_id, Block.blocked_id.in_(others)),
-               and_(Block.blocked_id == player_id, Block.player_id.in_(others)))
-
-
-async def blocks_between(s: AsyncSession, player_id: str, room_id: str) -> bool:
-    """Whether a block (either way) stands between ``player_id`` and a player seated in the
-    room; never for a player already seated there."""
-    seated = select(RoomSeat.player_id).where(RoomSeat.room_id == room_id,
-                                              RoomSeat.player_id.is_not(None))
-    if player_id in set(await s.scalars(seated)):
-        return False
-    found = await s.scalar(select(Block.player_id).where(_between(player_id, seated)).limit(1))
-    return found is not None
-
-
-async def check_may_sit(s: AsyncSession, player_id: str, room_id: str) -> None:
-    """Refuse (403 ``blocked``) a seat beside a player one blocked or who blocked one."""
-    if await blocks_between(s, player_id, room_id):
-        raise Blocked("a block stands between you and a player seated in this room")
-
-
-async def blockers_of(s: AsyncSession, player_id: str) -> frozenset[str]:
-    """The players who blocked ``player_id``: not shown their chat."""
-    return frozenset(await s.scalars(select(Block.player_id)
-                                     .where(Block.blocked_id == player_id)))
+async def blockers_of(s: AsyncSession, speakers: Iterable[str | None]
+                      ) -> dict[str, frozenset[str]]:
+    """The players who blocked each of ``speakers`` (None: nobody's line), who are not shown
+    their chat (`app.seating_policy.shown`); a speaker nobody blocked is left out."""
+    wanted = {speaker for speaker in speakers if speaker is not None}
+    found: dict[str, set[str]] = {}
+    if wanted:
+        for blocker, blocked in await s.execute(select(Block.player_id, Block.blocked_id)
+                                                .where(Block.blocked_id.in_(wanted))):
+            found.setdefault(blocked, set()).add(blocker)
+    return {speaker: frozenset(who) for speaker, who in found.items()}
 
 
 # --- reports ----------------------------------------------------------------------------------

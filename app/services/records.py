@@ -46,6 +46,23 @@ class HandRecord:
     client_seeds: list[str] | None = None
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat line as the room keeps it: the message's fields, its speaker (None: a line
+    carried into a rematch's room before speakers were kept) and the players who blocked the
+    speaker, not shown it (`app.seating_policy.shown`), read when it was stored or rebuilt."""
+
+    seat: int | None
+    name: str
+    text: str
+    speaker: str | None
+    blockers: frozenset[str] = frozenset()
+
+    def message(self) -> dict[str, Any]:
+        """The ``chat`` message (PROTOCOL.md §5): no speaker's id, no blockers."""
+        return {"type": "chat", "seat": self.seat, "name": self.name, "text": self.text}
+
+
 @dataclass
 class LiveMatch:
     """A room that was playing when the server stopped, with its match log so far."""
@@ -54,5 +71,5 @@ class LiveMatch:
     match_id: str
     hands: list[HandRecord]
     recorded_hands: int
-    chat: list[dict[str, Any]] = field(default_factory=list)  # recent lines, oldest first
+    chat: list[ChatLine] = field(default_factory=list)  # recent lines, oldest first
     settled: list[list[int]] = field(default_factory=list)  # per recorded hand, staked rooms

@@ -14,8 +14,10 @@ from typing import Any
 
 import orjson
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import seating_policy
 from app.db.base import utcnow
 from app.db.models import (
     ChatMessage,
@@ -24,12 +26,16 @@ from app.db.models import (
     MatchAction,
     MatchHand,
     MatchSeat,
+    Player,
     Room,
     RoomSeat,
+    WaitingQuickSeat,
 )
-from app.services import ledger, moderation, ratings, tournaments
+from app.refusals import Code, Refusal
+from app.seating_policy import Ask
+from app.services import ledger, moderation, ratings, tables, tournaments
 from app.services.logwriter import LogWriter, check_fence
-from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
+from app.services.records import ChatLine, HandRecord, LiveMatch, RoomRecord, SeatRecord
 from app.services.room_settings import RoomSettings
 
 
@@ -45,23 +51,63 @@ class SqlMatchStore:
         async with self.sessions() as s, s.begin():
             await _upsert_room(s, room)
 
-    async def sit(self, room: RoomRecord, seat: SeatRecord, blocks: bool = True) -> None:
-        """Take the seat and escrow the buy-in, in one transaction; ``blocks``: first refuse a
-        person's seat beside a player a block stands between (PROTOCOL.md §9)."""
+    async def open_room(self, room: RoomRecord, cap: int | None) -> None:
+        """Store a new room; ``cap``: refuse it (``too_many_waiting_rooms``) if its host hosts
+        that many rooms waiting for players already, counted in the database under a lock of
+        the host's row, so that calls at once, on one process or several, never pass it
+        (`seating_policy.may_open`)."""
         async with self.sessions() as s, s.begin():
-            if blocks and seat.player_id is not None:
-                await moderation.check_may_sit(s, seat.player_id, room.id)
-            s.add(RoomSeat(room_id=room.id, seat=seat.seat, player_id=seat.player_id,
-                           bot=seat.bot, name=seat.name))
-            if room.settings.buy_in > 0:
-                await ledger.buy_in(s, f"buyin:{room.id}:{seat.seat}:{secrets.token_hex(8)}",
-                                    room.id, seat.seat, room.settings.buy_in,
-                                    player_id=seat.player_id)
+            if cap is not None:
+                await s.execute(select(Player.id).where(Player.id == room.host_id)
+                                .with_for_update())
+                hosted = await s.scalar(select(func.count()).select_from(Room).where(
+                    Room.host_id == room.host_id, Room.status == "waiting"))
+                refused = seating_policy.may_open(int(hosted or 0), cap)
+                if refused is not None:
+                    raise refused
+            await _upsert_room(s, room)
+
+    async def sit(self, room: RoomRecord, seat: SeatRecord, ask: Ask | None = None) -> None:
+        """Take the seat and escrow the buy-in, in one transaction. ``ask``: a person asking for
+        the seat, first judged by the seating policy with their ties read in this transaction
+        (`seating_policy.check`: ``already_waiting``, ``blocked``, ``same_address``). A
+        person's seat in a waiting quick-seat room is written to `waiting_quick_seats`, whose
+        key is the person: of two such seats taken at once anywhere, the second is refused
+        ``already_waiting`` when the first commits."""
+        try:
+            async with self.sessions() as s, s.begin():
+                if ask is not None:
+                    seating_policy.check(ask, await tables.ties_of(s, ask.player))
+                s.add(RoomSeat(room_id=room.id, seat=seat.seat, player_id=seat.player_id,
+                               bot=seat.bot, name=seat.name))
+                if _waits_quick(room, seat):
+                    s.add(WaitingQuickSeat(player_id=seat.player_id, room_id=room.id,
+                                           seat=seat.seat))
+                await s.flush()
+                if room.settings.buy_in > 0:
+                    await ledger.buy_in(s, f"buyin:{room.id}:{seat.seat}:{secrets.token_hex(8)}",
+                                        room.id, seat.seat, room.settings.buy_in,
+                                        player_id=seat.player_id)
+        except IntegrityError:
+            if ask is None or not _waits_quick(room, seat):
+                raise
+            await self._refuse_second_quick_seat(ask)
+
+    async def _refuse_second_quick_seat(self, ask: Ask) -> None:
+        """The person's seat in another waiting quick-seat room was committed meanwhile: the
+        policy, asked again with the ties as they are now, refuses with that room and seat."""
+        async with self.sessions() as s:
+            ties = await tables.ties_of(s, ask.player)
+        seating_policy.check(ask, ties)
+        raise Refusal(Code.TRY_AGAIN, "your seat in another quick-seat room changed meanwhile: "
+                      "try again")
 
     async def stand(self, room: RoomRecord, seat: SeatRecord) -> None:
         async with self.sessions() as s, s.begin():
             await s.execute(delete(RoomSeat).where(RoomSeat.room_id == room.id,
                                                    RoomSeat.seat == seat.seat))
+            await s.execute(delete(WaitingQuickSeat).where(WaitingQuickSeat.room_id == room.id,
+                                                           WaitingQuickSeat.seat == seat.seat))
             await ledger.cash_out(s, f"cashout:{room.id}:{seat.seat}:{secrets.token_hex(8)}",
                                   room.id, seat.seat, player_id=seat.player_id)
 
@@ -78,6 +124,7 @@ class SqlMatchStore:
                                 bot=seat.bot, name=seat.name))
             await s.execute(update(Room).where(Room.id == room.id)
                             .values(status="playing", match_id=match_id))
+            await s.execute(delete(WaitingQuickSeat).where(WaitingQuickSeat.room_id == room.id))
 
     async def record_deal(self, room: RoomRecord, match_id: str, hand_no: int, dealer: int,
                           deal: dict[str, Any], seeds: dict[str, Any] | None) -> None:
@@ -154,18 +201,34 @@ class SqlMatchStore:
         return [ratings.change_json(c) for c in changes]
 
     async def add_chat(self, room: RoomRecord, match_id: str | None, seat: int | None,
-                       player_id: str | None, name: str, text: str) -> frozenset[str]:
-        """Store the line; the players who blocked its speaker (not shown it). A speaker whose
-        chat is muted is refused (``chat_muted``), nothing stored (PROTOCOL.md §9)."""
+                       player_id: str, name: str, text: str) -> ChatLine:
+        """Store the line; it comes back with the players who blocked its speaker (not shown
+        it, `seating_policy.shown`). A speaker whose chat is muted is refused
+        (``chat_muted``), nothing stored (PROTOCOL.md §9)."""
         async with self.sessions() as s, s.begin():
-            if player_id is None:
-                hidden: frozenset[str] = frozenset()
-            else:
-                await moderation.check_may_chat(s, player_id)
-                hidden = await moderation.blockers_of(s, player_id)
+            await moderation.check_may_chat(s, player_id)
+            blockers = await moderation.blockers_of(s, [player_id])
             s.add(ChatMessage(room_id=room.id, match_id=match_id, seat=seat,
                               player_id=player_id, name=name, text=text))
-        return hidden
+        return ChatLine(seat, name, text, player_id, blockers.get(player_id, frozenset()))
+
+    async def carry_chat(self, room: RoomRecord, lines: list[ChatLine]) -> list[ChatLine]:
+        """Store another room's lines as this room's (a rematch's), each with its speaker and no
+        seat (the seats are new), so a restart keeps them; they come back with their speakers'
+        blockers as they are now. Said already: a chat mute since does not refuse them."""
+        async with self.sessions() as s, s.begin():
+            for line in lines:
+                s.add(ChatMessage(room_id=room.id, match_id=None, seat=None,
+                                  player_id=line.speaker, name=line.name, text=line.text))
+            blockers = await moderation.blockers_of(s, [line.speaker for line in lines])
+        return [ChatLine(None, line.name, line.text, line.speaker,
+                         blockers.get(line.speaker or "", frozenset())) for line in lines]
+
+    async def recent_chat(self, room_ids: list[str]) -> dict[str, list[ChatLine]]:
+        """Each room's recent chat lines, oldest first, with their speakers' blockers as they
+        are now (a restart's or a takeover's rebuilt room shows them as before)."""
+        async with self.sessions() as s:
+            return await _recent_chat(s, room_ids)
 
     async def take_over(self, room_id: str) -> int | None:
         """Raise the room's fencing token and return it, so that every write of its previous
@@ -224,7 +287,7 @@ class SqlMatchStore:
                 select(HandResult.match_id, func.count()).where(
                     HandResult.match_id.in_(match_ids)).group_by(HandResult.match_id))
             recorded = {match_id: count for match_id, count in counts}
-            chat = _grouped(await s.execute(_recent_chat(room_ids)), lambda c: c.room_id)
+            chat = await _recent_chat(s, room_ids)
             moves = await ledger.hand_moves(s, match_ids)
         out = []
         for room in rooms:
@@ -235,13 +298,11 @@ class SqlMatchStore:
                 for a in actions.get((room.match_id, h.hand_no), [])],
                 h.server_seed, h.client_seeds)
                 for h in hands.get(room.match_id, [])]
-            lines = [{"type": "chat", "seat": c.seat, "name": c.name, "text": c.text}
-                     for c in reversed(chat.get(room.id, []))]
             done = int(recorded.get(room.match_id, 0))
             settled = [ledger.net_by_seat(room.seats, moves.get(room.match_id, {}).get(n, []))
                        for n in range(done)] if room.stake else []
             out.append(LiveMatch(_room_record(room, seats.get(room.id, [])), room.match_id,
-                                 records, done, lines, settled))
+                                 records, done, chat.get(room.id, []), settled))
         return out
 
 
@@ -266,15 +327,29 @@ async def _keep_who_played(s: AsyncSession, match_id: str, taken: list[SeatRecor
             own_turns=seen.own, played_for_turns=seen.played_for, resigned=seat.seat in left))
 
 
-def _recent_chat(room_ids: list[str]) -> Any:
-    """The last ``RECENT_CHAT`` chat lines of each room, newest first."""
+async def _recent_chat(s: AsyncSession, room_ids: list[str]) -> dict[str, list[ChatLine]]:
+    """The last ``RECENT_CHAT`` chat lines of each room, oldest first, each with the players
+    who blocked its speaker now."""
     ranked = select(ChatMessage.room_id, ChatMessage.seat, ChatMessage.name, ChatMessage.text,
-                    ChatMessage.created_at, func.row_number().over(
+                    ChatMessage.player_id, func.row_number().over(
                         partition_by=ChatMessage.room_id,
                         order_by=(ChatMessage.created_at.desc(), ChatMessage.id.desc()),
                     ).label("rank")).where(ChatMessage.room_id.in_(room_ids)).subquery()
-    return select(ranked).where(ranked.c.rank <= RECENT_CHAT).order_by(
-        ranked.c.room_id, ranked.c.rank)
+    rows = (await s.execute(select(ranked).where(ranked.c.rank <= RECENT_CHAT).order_by(
+        ranked.c.room_id, ranked.c.rank.desc()))).all()
+    blockers = await moderation.blockers_of(s, [row.player_id for row in rows])
+    out: dict[str, list[ChatLine]] = {}
+    for row in rows:
+        out.setdefault(row.room_id, []).append(ChatLine(
+            row.seat, row.name, row.text, row.player_id,
+            blockers.get(row.player_id or "", frozenset())))
+    return out
+
+
+def _waits_quick(room: RoomRecord, seat: SeatRecord) -> bool:
+    """A person's seat in a quick-seat room waiting for players (one per person at a time)."""
+    return (room.quick_seat is not None and room.status == "waiting"
+            and seat.player_id is not None and not seat.bot)
 
 
 def _grouped(rows: Any, key: Any) -> dict[Any, list[Any]]:
@@ -296,6 +371,8 @@ async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
         for key, value in values.items():
             setattr(row, key, value)
     await s.flush()
+    if room.status != "waiting":  # started or closed: its seats wait no more
+        await s.execute(delete(WaitingQuickSeat).where(WaitingQuickSeat.room_id == room.id))
     for seat in room.taken:
         existing = await s.get(RoomSeat, (room.id, seat.seat))
         if existing is not None:

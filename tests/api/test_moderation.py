@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.api.client import Player, WsClient, balance, call, guest, refusal
+from tests.api.client import Player, WsClient, balance, call, guest, http_client, refusal
 from tests.api.halls import Hall, hall
-from tests.api.procs import ledger_report
+from tests.api.procs import fresh_database, ledger_report
+from tests.api.procs import server as server_process
 
 pytestmark = pytest.mark.postgres
 
@@ -122,6 +124,43 @@ async def test_a_blocked_players_chat_is_not_delivered(server: Hall,
     finally:
         for client in sockets.values():
             await client.close()
+
+
+async def _chat_shown(base_url: str, room_id: str, player: Player) -> list[str]:
+    """The chat lines ``player``'s first state in the room shows."""
+    client = await WsClient.join(base_url, room_id, player)
+    try:
+        return [line["text"] for line in client.messages[0]["chat"]]
+    finally:
+        await client.close()
+
+
+async def test_a_blocked_players_chat_stays_hidden_after_a_restart(tmp_path: Path) -> None:
+    """The recent chat a room rebuilt from the database gives (a match resumed from its log, a
+    room still waiting) keeps each line's speaker, so the blocker is not shown it."""
+    with fresh_database("postgresql", tmp_path) as url, server_process(tmp_path, url) as proc:
+        async with http_client(proc.base_url) as http:
+            ann, bob = await guest(http, "Ann"), await guest(http, "Bob")
+            playing, waiting = await _room(http, ann), await _room(http, ann)
+            for room in (playing, waiting):
+                await _join(http, room, bob)
+            await call(http, "POST", f"/api/rooms/{playing['id']}/bots", ann, {"count": 1})
+            await call(http, "POST", f"/api/rooms/{playing['id']}/start", ann)
+            await call(http, "POST", f"/api/players/{bob.id}/block", ann)
+            for room in (playing, waiting):
+                sockets = [await WsClient.join(proc.base_url, room["id"], p) for p in (ann, bob)]
+                await sockets[1].send({"type": "chat", "text": "from bob"})
+                await sockets[1].wait_for(lambda m: m.get("text") == "from bob")
+                await sockets[0].send({"type": "chat", "text": "from ann"})
+                await sockets[1].wait_for(lambda m: m.get("text") == "from ann")
+                for client in sockets:
+                    await client.close()
+                assert await _chat_shown(proc.base_url, room["id"], ann) == ["from ann"]
+        proc.kill()
+        proc.start()
+        for room in (playing, waiting):
+            assert await _chat_shown(proc.base_url, room["id"], ann) == ["from ann"]
+            assert await _chat_shown(proc.base_url, room["id"], bob) == ["from bob", "from ann"]
 
 
 async def test_a_report_reaches_the_queue_and_is_decided(server: Hall,

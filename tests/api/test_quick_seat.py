@@ -202,6 +202,73 @@ async def test_eight_callers_at_once_fill_four_rooms(http: httpx.AsyncClient) ->
         assert (room["status"], room["taken"]) == ("playing", 2)
 
 
+# --- one waiting quick-seat seat per person (PROTOCOL.md §8; "Who may sit where") -----------------
+
+
+async def _waiting_rooms(http: httpx.AsyncClient, player: Player) -> list[dict[str, Any]]:
+    """The quick-seat rooms waiting for players where ``player`` holds a seat."""
+    rooms = (await call(http, "GET", "/api/me/rooms", player))["rooms"]
+    quick = {r["id"] for r in (await call(http, "GET", "/api/rooms"))["rooms"]
+             if r["quick_seat"]}
+    return [r for r in rooms if r["status"] == "waiting" and r["id"] in quick]
+
+
+async def test_one_persons_calls_at_once_with_six_settings_leave_one_waiting_seat(
+        http: httpx.AsyncClient) -> None:
+    """Six calls by one person at the same moment, each with other settings (each its own
+    table, so no lock of a table holds them up): one seat in one waiting room, and every answer
+    names it."""
+    player = await guest(http, "Hurried")
+    bodies = [_table(41 + i, seats=3) for i in range(6)]
+    answers = await asyncio.gather(*(
+        http.post("/api/quickseat", json=body, headers=player.headers) for body in bodies))
+    assert all(a.status_code in (200, 201) for a in answers), [a.text for a in answers]
+    assert Counter(a.status_code for a in answers) == {201: 1, 200: 5}
+    named = {(a.json()["room"]["id"], a.json()["seat"]) for a in answers}
+    assert len(named) == 1, named
+    [(room_id, seat)] = named
+    assert [(r["id"], r["your_seat"]) for r in await _waiting_rooms(http, player)] == [
+        (room_id, seat)]
+    assert await call(http, "POST", f"/api/rooms/{room_id}/leave", player) == {"left": True}
+    assert await _waiting_rooms(http, player) == []
+
+
+async def test_a_join_by_id_obeys_the_one_waiting_seat(http: httpx.AsyncClient) -> None:
+    ann, bob = await guest(http, "Waiting Ann"), await guest(http, "Opener Bob")
+    mine = await _seat(http, ann, _table(47, seats=3), 201)
+    other = await _seat(http, bob, _table(48, seats=3), 201)
+    path = f"/api/rooms/{other['room']['id']}/join"
+    refused = await call(http, "POST", path, ann, None, 409)
+    assert refused["detail"]["code"] == "already_waiting"
+    assert (refused["detail"]["room"], refused["detail"]["seat"]) == (mine["room"]["id"], 0)
+    assert (await call(http, "GET", f"/api/rooms/{other['room']['id']}", bob))["taken"] == 1
+    hosted = await call(http, "POST", "/api/rooms", bob, {"game": "standard", "seats": 3})
+    await call(http, "POST", f"/api/rooms/{hosted['id']}/join", ann)  # a host's room: yes
+    await call(http, "POST", f"/api/rooms/{mine['room']['id']}/leave", ann)
+    assert (await call(http, "POST", path, ann))["seat"] == 1  # no longer waiting elsewhere
+
+
+async def test_a_join_by_id_and_a_quick_seat_at_once_leave_one_waiting_seat(
+        http: httpx.AsyncClient) -> None:
+    """The join goes round the person's quick-seat lock: the database's one row per person
+    decides, and quick seat answers the seat the join took if the join came first."""
+    for i in range(4):
+        ann, bob = await guest(http, f"Racing Ann {i}"), await guest(http, f"Host Bob {i}")
+        other = (await _seat(http, bob, _table(51 + i, seats=3), 201))["room"]
+        joined, quick = await asyncio.gather(
+            http.post(f"/api/rooms/{other['id']}/join", headers=ann.headers),
+            http.post("/api/quickseat", json=_table(55 + i, seats=3), headers=ann.headers))
+        assert quick.status_code in (200, 201), quick.text
+        waiting = await _waiting_rooms(http, ann)
+        assert len(waiting) == 1, waiting
+        assert quick.json()["room"]["id"] == waiting[0]["id"]
+        if joined.status_code == 200:  # the join first: quick seat answered its room
+            assert quick.status_code == 200 and waiting[0]["id"] == other["id"]
+        else:
+            assert joined.json()["detail"]["code"] == "already_waiting", joined.text
+        await call(http, "POST", f"/api/rooms/{waiting[0]['id']}/leave", ann)
+
+
 # --- rooms read from the database: a restart, and the order of choice ----------------------------
 
 

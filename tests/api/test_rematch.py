@@ -83,6 +83,36 @@ async def test_the_host_offers_a_rematch_and_the_players_are_invited(
         await ws.close()
 
 
+async def test_a_blocked_players_chat_is_not_carried_to_the_blocker(
+        http: httpx.AsyncClient, server: Hall) -> None:
+    """The rematch's room starts with the finished room's chat, each line with its speaker, so
+    the seating policy's chat rule holds there too: the host's first state leaves out the lines
+    of the player they blocked (PROTOCOL.md §9), judged by the blocks as they stand when the
+    lines are carried, so a line said before the block too; everyone else is shown every line."""
+    room, host, other, host_ws, guest_ws = await finished_match(http, server)
+    await guest_ws.send({"type": "chat", "text": "good game"})
+    await host_ws.wait_for(lambda m: m.get("text") == "good game")
+    await call(http, "POST", f"/api/players/{other.id}/block", host)
+    await guest_ws.send({"type": "chat", "text": "from the blocked"})
+    await guest_ws.wait_for(lambda m: m.get("text") == "from the blocked")
+    await host_ws.send({"type": "chat", "text": "from the host"})
+    for ws in (host_ws, guest_ws):
+        await ws.wait_for(lambda m: m.get("text") == "from the host")
+    assert not [m for m in host_ws.messages if m.get("text") == "from the blocked"]
+
+    new = await call(http, "POST", f"/api/rooms/{room['id']}/rematch", host)
+    first = {p.id: await WsClient.join(server.base_url, new["id"], p) for p in (host, other)}
+    try:
+        shown = {player: [line["text"] for line in ws.messages[0]["chat"]]
+                 for player, ws in first.items()}
+        assert shown[host.id] == ["from the host"]
+        assert shown[other.id] == ["good game", "from the blocked", "from the host"]
+        assert all(line["seat"] is None for line in first[other.id].messages[0]["chat"])
+    finally:
+        for ws in (*first.values(), host_ws, guest_ws):
+            await ws.close()
+
+
 async def test_a_rematch_waits_for_the_match_to_end(http: httpx.AsyncClient) -> None:
     host = await guest(http, "Eager")
     room = await call(http, "POST", "/api/rooms", host, {"game": "standard", "seats": 2})

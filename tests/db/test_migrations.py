@@ -22,9 +22,9 @@ TABLES = {
     "match_seats", "match_hands", "match_actions", "hand_results", "chat_messages",
     "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
     "tournament_tables", "match_analyses", "blocks", "reports", "sanctions", "admin_actions",
-    "seat_addresses", "fairplay_flags",
+    "seat_addresses", "fairplay_flags", "waiting_quick_seats",
 }
-HEAD = "0015"
+HEAD = "0016"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [
@@ -108,7 +108,7 @@ async def test_downgrade_to_0001_restores_its_schema(db_url: str) -> None:
     assert await _inspect(db_url, _tables) == TABLES - {
         "admin_views", "ratings", "rating_changes", "tournaments", "tournament_entries",
         "tournament_tables", "match_analyses", "blocks", "reports", "sanctions",
-        "admin_actions", "seat_addresses", "fairplay_flags"}
+        "admin_actions", "seat_addresses", "fairplay_flags", "waiting_quick_seats"}
     assert await _inspect(db_url, _rooms_shape) == (columns, checks)
     assert migrate.upgrade(db_url) == HEAD
 
@@ -140,3 +140,39 @@ async def test_upgrade_names_usernames_that_differ_only_in_case(db_url: str) -> 
     with pytest.raises(RuntimeError, match="different cases: bob; rename"):
         migrate.upgrade(db_url)
     assert migrate.current(db_url) == "0001"
+
+
+async def test_0016_names_each_persons_first_waiting_quick_seat(db_url: str) -> None:
+    """Seats taken before 0016 in several waiting quick-seat rooms (the race it closes): the
+    person's row names the first room by id; a started room, a host's room and a computer
+    player's seat are none."""
+    migrate.upgrade(db_url, "0013")
+    engine = make_engine(db_url)
+    rooms = [("r1", "waiting", "key"), ("r2", "waiting", "key2"), ("r0", "playing", "key"),
+             ("r3", "waiting", None)]
+    try:
+        async with engine.begin() as connection:
+            for player in ("p1", "p2"):
+                await connection.execute(text(
+                    "INSERT INTO players (id, name, is_guest, role)"
+                    " VALUES (:id, :id, true, 'player')"), {"id": player})
+            for room_id, status, key in rooms:
+                await connection.execute(text(
+                    "INSERT INTO rooms (id, host_id, game, options, seats, turn_seconds,"
+                    " status, quick_seat) VALUES (:id, 'p1', 'standard', '{}', 3, 0, :status,"
+                    " :key)"), {"id": room_id, "status": status, "key": key})
+            seats = [("r2", 0, "p1", None), ("r1", 1, "p1", None), ("r0", 0, "p1", None),
+                     ("r3", 0, "p2", None), ("r2", 1, "p2", None), ("r1", 0, None, "easy")]
+            for room_id, seat, player, bot in seats:
+                await connection.execute(text(
+                    "INSERT INTO room_seats (room_id, seat, player_id, bot, name)"
+                    " VALUES (:room, :seat, :player, :bot, 'x')"),
+                    {"room": room_id, "seat": seat, "player": player, "bot": bot})
+        migrate.upgrade(db_url)
+        async with engine.connect() as connection:
+            rows = (await connection.execute(text(
+                "SELECT player_id, room_id, seat FROM waiting_quick_seats"
+                " ORDER BY player_id"))).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(r) for r in rows] == [("p1", "r1", 1), ("p2", "r2", 1)]
