@@ -47,6 +47,7 @@ class Code(StrEnum):
     ALREADY_DREW = "already_drew"
     ALREADY_REGISTERED = "already_registered", 409
     ALREADY_SHOWN = "already_shown"
+    BAD_ARRIVAL_SECONDS = "bad_arrival_seconds"
     AUTH_FAILED = "auth_failed", 401
     AUTH_REQUIRED = "auth_required", 401
     BAD_CARD = "bad_card"

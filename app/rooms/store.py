@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from app.services.records import HandRecord, LiveMatch, RoomRecord, SeatRecord
+from app.services.records import Arrival, HandRecord, LiveMatch, RoomRecord, SeatRecord
 
-__all__ = ["HandRecord", "LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
+__all__ = ["Arrival", "HandRecord", "LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
 
 
 class MatchStore(Protocol):

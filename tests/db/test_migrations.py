@@ -24,7 +24,7 @@ TABLES = {
     "tournament_tables", "match_analyses", "blocks", "reports", "sanctions", "admin_actions",
     "seat_addresses", "fairplay_flags",
 }
-HEAD = "0013"
+HEAD = "0014"
 
 # SQLite cannot reflect the expression index on lower(username); a test below checks it works.
 pytestmark = [
