@@ -47,9 +47,9 @@ class Code(StrEnum):
     ALREADY_DREW = "already_drew"
     ALREADY_REGISTERED = "already_registered", 409
     ALREADY_SHOWN = "already_shown"
-    BAD_ARRIVAL_SECONDS = "bad_arrival_seconds"
     AUTH_FAILED = "auth_failed", 401
     AUTH_REQUIRED = "auth_required", 401
+    BAD_ARRIVAL_SECONDS = "bad_arrival_seconds"
     BAD_CARD = "bad_card"
     BAD_COUNT = "bad_count"
     BAD_DEAL = "bad_deal"
