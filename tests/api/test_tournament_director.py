@@ -1,6 +1,8 @@
-"""The tournament director on its own (`app.rooms.tournaments`), with a store and an owner
-made up for the test: the sweep opens again what a failed opening left, and only the holder of
-a tournament drives it, and a round's tables open in the gaps between people's actions."""
+"""The tournament director on its own (`app.rooms.tournaments`), with a store, tables and an
+owner made up for the test: the sweep opens again what a failed opening left, only the holder
+of a tournament drives it, a round's tables open in the gaps between people's actions, each
+table's first opening is kept (its first deal's deadline, PROTOCOL.md §8 "Arrival"), and a next
+round's table is told at its players' last tables ("Where to be")."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 Four players, each in a browser of their own (two desktops at 1280×800, two phones at 390×844,
 one of the phones in Spanish), enter a knockout at tables of two. From the tournament page
 ("Go to your table") each comes to their table, where the first to come sees the waiting line
-("Waiting for players (1 of 2 here); the deal starts in 42 s") until the other one is there.
+("Waiting for players (1 of 2 here); the deal starts in 42 s") until the other one is there,
+and the bracket of a player still on the tournament page marks who is at the table.
 The matches are Knock Rummy to 1 point with a turn timer of 1 s, so the server's moves play
 them out in seconds (the players do nothing: this is about where the client leads them). Each
 round-1 result screen says what comes next: the two winners are led to the final (one clicks
@@ -68,12 +69,16 @@ def test_the_client_leads_each_player_to_their_next_table(new_page: Any,
     tables = _tables(server, tid, people[0][2])
     by_id = {ids[name]: (page, name) for page, name, _ in people}
     order = [by_id[p] for players in tables.values() for p in players]
+    tables_list = list(tables)
     for k, (page, name) in enumerate(order):
         page.click("[data-testid=go-table]")
         if k % 2 == 0:
             expect(page.locator("[data-testid=arrival-line]")).to_have_text(
                 _waiting(_texts(name)["arrival.waiting"]))
             expect(page.locator("[data-testid^=arrived-]")).to_have_count(2)
+            if k == 0:  # the bracket of a player still on the tournament page shows who came
+                expect(order[3][0].locator(f"[data-room='{tables_list[0]}'] [data-testid=here]")
+                       ).to_have_count(1)
             if name in ("Bea", "Di"):
                 assert_fits(page)
             else:
