@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,23 +31,12 @@ from tests.api.entrants import (
     table_of,
     tournament,
 )
-from tests.api.procs import ServerProcess, fresh_database, post_ok
+from tests.api.procs import ServerProcess, post_ok
 from tests.waits import DEADLINE, eventually
 
 pytestmark = pytest.mark.postgres
 
 LATE = 3.0  # seconds after its table opens that each player connects
-
-
-@pytest.fixture
-def proc(tmp_path: Path) -> Iterator[ServerProcess]:
-    with fresh_database("postgresql", tmp_path) as url:
-        server = ServerProcess(tmp_path, url)
-        try:
-            server.start()
-            yield server
-        finally:
-            server.stop()
 
 
 async def _started(http: httpx.AsyncClient, people: list[Entrant],

@@ -9,8 +9,6 @@ about half a minute. Players who come to their tables: tests/api/test_tournament
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,7 +24,6 @@ from tests.api.procs import (
     balance,
     bearer,
     check_ledger,
-    fresh_database,
     guest,
     ledger_report,
     post_ok,
@@ -39,17 +36,6 @@ START = 1000  # RUMMY_STARTING_CHIPS's default
 FOUR = {"name": "Friday knockout", "game": "standard", "options": {"target_score": 1},
         "players": 4, "table_seats": 2, "entry": 100, "prizes": [70, 30], "turn_seconds": 30,
         "arrival_seconds": 10}
-
-
-@pytest.fixture
-def proc(tmp_path: Path) -> Iterator[ServerProcess]:
-    with fresh_database("postgresql", tmp_path) as url:
-        server = ServerProcess(tmp_path, url)
-        try:
-            server.start()
-            yield server
-        finally:
-            server.stop()
 
 
 async def _players(http: httpx.AsyncClient, count: int) -> list[dict[str, Any]]:
