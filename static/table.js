@@ -477,13 +477,13 @@ function HandResult({ view, room, fair, me, offer, told, onClose }) {
       </table>
       ${view.game_over && html`<p class="game-over" data-testid="game-over">${view.game_winner !== null && view.game_winner !== undefined
         ? t('result.game_winner', { name: seatName(room, view.game_winner) }) : t('result.game_over')}</p>`}
+      ${view.game_over && room.tournament && html`<${TournamentNext} room=${room} me=${me} told=${told} />`}
       ${view.game_over && view.rating_changes && view.rating_changes.length > 0 && html`<ul class="rating-changes" data-testid="rating-changes">
         ${view.rating_changes.map((c) => html`<li key=${c.seat} data-testid=${'rating-change-' + c.seat}>${t('board.rating_change', {
           name: seatName(room, c.seat), after: c.after.toFixed(2), delta: (c.delta > 0 ? '+' : '') + c.delta.toFixed(2) })}</li>`)}</ul>`}
       <${HandAccuracy} view=${view} room=${room} />
       <${VerifyDeal} fair=${fair} handNo=${view.results.length - 1} />
       ${view.game_over && html`<${RematchBar} room=${room} me=${me} offer=${offer} />`}
-      ${view.game_over && room.tournament && html`<${TournamentNext} room=${room} me=${me} told=${told} />`}
       <div class="row end">
         ${view.game_over && html`<a class="btn" href="#/">${t('nav.lobby')}</a>`}
         <button type="button" class="btn primary" data-testid="result-close" onClick=${onClose}>${t('result.continue')}</button>
