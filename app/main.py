@@ -86,7 +86,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.gateway = gateway
     app.state.registry = gateway.registry
     await gateway.start()
-    director = TournamentDirector(SqlTournamentStore(sessions), gateway.open_table,
+    director = TournamentDirector(SqlTournamentStore(sessions), gateway,
                                   gateway.tournament_ownership(), sweep=settings.lease_seconds,
                                   pace=timing.pace)
     director.tell = gateway.tournaments_told(director.poked)

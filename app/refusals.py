@@ -50,6 +50,7 @@ class Code(StrEnum):
     ALREADY_WAITING = "already_waiting", 409
     AUTH_FAILED = "auth_failed", 401
     AUTH_REQUIRED = "auth_required", 401
+    BAD_ARRIVAL_SECONDS = "bad_arrival_seconds"
     BAD_CARD = "bad_card"
     BAD_COUNT = "bad_count"
     BAD_DEAL = "bad_deal"

@@ -7,9 +7,12 @@ starts ``python -m app serve`` (one process, PostgreSQL: a database of its own p
 and runs:
 
 1. **tournament alone**: ``--players`` guests register for a Standard Rummy knockout with
-   tables of ``--seats`` and nobody connects, so every seat of every table is played by the
-   server (PROTOCOL.md §8: a computer player stands in for the absent); the time from the
-   registration that fills it to its end (status ``finished``, prizes paid), and its rounds.
+   tables of ``--seats``; each comes to each of their tables once it opens (a socket per
+   player, as the bench's look at the tournament finds the table) and goes again once its first
+   hand is dealt (PROTOCOL.md §8 "Arrival": the deal waits for every player, or 10 s), so every
+   seat of every table is played by the server (a computer player stands in for the absent); the
+   time from the registration that fills it to its end (status ``finished``, prizes paid), and
+   its rounds. Each round counts the bench's look (up to ``POLL`` late) and the arrivals.
 2. **rooms alone**: ``--rooms`` ordinary rooms of four guests, each action (draw from the
    stock, discard the card drawn) as soon as the last is acknowledged (`bench.loadclient`'s
    closed loop), or with ``--rate`` that many a second per room (its open loop, latency from
@@ -37,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
+from websockets.asyncio.client import connect
 
 from .load import (
     Process,
@@ -57,48 +62,86 @@ from .loadclient import Stats, call
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 FINISH_TIMEOUT = 900.0  # seconds a tournament may take before the run gives up
-# Seconds between looks at the tournament (its finish time is known to this much): a look is
-# a request, its rounds and standings read from the database (~6 ms of the server here), which
-# the rooms-alone runs do not carry, so seldom.
+# Seconds between looks at the tournament (its finish time is known to this much, and a new
+# round's tables are found this late): a look is a request, its rounds and standings read from
+# the database (~6 ms of the server here), which the rooms-alone runs do not carry, so seldom.
 POLL = 1.0
+ARRIVAL_SECONDS = 10  # the least: a table whose players the bench fails to bring deals anyway
+ARRIVE_TIMEOUT = 60.0  # seconds an arriving socket waits for its table's first deal
 
 
 def tournament_body(args: argparse.Namespace) -> dict[str, Any]:
     return {"name": "bench knockout", "game": "standard", "options": args.options,
             "players": args.players, "table_seats": args.seats, "entry": 10,
-            "prizes": [50, 30, 20] if args.players >= 3 else [100], "turn_seconds": 30}
+            "prizes": [50, 30, 20] if args.players >= 3 else [100], "turn_seconds": 30,
+            "arrival_seconds": ARRIVAL_SECONDS}
 
 
-async def registered(http: httpx.AsyncClient, args: argparse.Namespace) -> tuple[str, str]:
-    """A tournament with every place but the last taken: its id, and the last guest's token
-    (whose registration starts it)."""
+async def registered(http: httpx.AsyncClient,
+                     args: argparse.Namespace) -> tuple[str, dict[str, str]]:
+    """A tournament with every place but the last taken: its id, and each guest's token by
+    player id, in registration order (the last one's registration starts it)."""
     guests = [await call(http, "/api/auth/guest", body={"name": f"entrant {n}"})
               for n in range(args.players)]
-    tokens = [g["token"] for g in guests]
-    t = await call(http, "/api/tournaments", tokens[0], tournament_body(args))
-    for token in tokens[:-1]:
+    tokens = {g["player"]["id"]: g["token"] for g in guests}
+    first = guests[0]["token"]
+    t = await call(http, "/api/tournaments", first, tournament_body(args))
+    for token in list(tokens.values())[:-1]:
         await call(http, f"/api/tournaments/{t['id']}/register", token)
-    return t["id"], tokens[-1]
+    return t["id"], tokens
 
 
-async def play_out(http: httpx.AsyncClient, tournament_id: str, last: str) -> tuple[float, int]:
-    """Fill the tournament and wait for its end: the seconds that took, and its rounds."""
+async def arrive(server: Process, room: str, tokens: list[str]) -> None:
+    """The table's players come (a socket each) and go again once its first hand is dealt:
+    from then on the server plays every seat, as for players who never came."""
+    sockets = [await connect(server.ws(room), open_timeout=ARRIVE_TIMEOUT) for _ in tokens]
+    try:
+        for ws, token in zip(sockets, tokens, strict=True):
+            await ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
+        async with asyncio.timeout(ARRIVE_TIMEOUT):
+            while True:  # the last one's arrival deals at once
+                message = orjson.loads(await sockets[-1].recv())
+                view = message.get("view") if message.get("type") == "state" else None
+                if view is not None and view["hand_no"] >= 0:
+                    break
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+async def play_out(server: Process, http: httpx.AsyncClient, tournament_id: str,
+                   tokens: dict[str, str]) -> tuple[float, int]:
+    """Fill the tournament, bring each table's players as it opens, and wait for its end: the
+    seconds that took, and its rounds."""
+    last = list(tokens.values())[-1]
     began = time.perf_counter()
     await call(http, f"/api/tournaments/{tournament_id}/register", last)
-    while time.perf_counter() - began < FINISH_TIMEOUT:
-        answer = await http.get(f"/api/tournaments/{tournament_id}",
-                                headers={"Authorization": f"Bearer {last}"})
-        t = answer.json()
-        if t["status"] == "finished":
-            return time.perf_counter() - began, len(t["rounds"])
-        await asyncio.sleep(POLL)
+    came: set[str] = set()
+    arrivals: list[asyncio.Task[None]] = []
+    try:
+        while time.perf_counter() - began < FINISH_TIMEOUT:
+            answer = await http.get(f"/api/tournaments/{tournament_id}",
+                                    headers={"Authorization": f"Bearer {last}"})
+            t = answer.json()
+            if t["status"] == "finished":
+                return time.perf_counter() - began, len(t["rounds"])
+            for table in (x for r in t["rounds"] for x in r["tables"]):
+                if table["opened_at"] and table["winner"] is None and table["room"] not in came:
+                    came.add(table["room"])
+                    arrivals.append(asyncio.ensure_future(arrive(
+                        server, table["room"], [tokens[p] for p in table["players"]])))
+            await asyncio.sleep(POLL)
+    finally:
+        for task in arrivals:
+            task.cancel()
+        await asyncio.gather(*arrivals, return_exceptions=True)
     raise SystemExit(f"tournament {tournament_id} not finished in {FINISH_TIMEOUT:.0f} s")
 
 
 async def alone(server: Process, args: argparse.Namespace) -> tuple[float, int]:
     async with httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60) as http:
-        tournament_id, last = await registered(http, args)
-        return await play_out(http, tournament_id, last)
+        tournament_id, tokens = await registered(http, args)
+        return await play_out(server, http, tournament_id, tokens)
 
 
 async def rooms_and(server: Process, args: argparse.Namespace,
@@ -110,7 +153,7 @@ async def rooms_and(server: Process, args: argparse.Namespace,
         entered = await registered(http, args) if tournament else None
         playing = asyncio.ensure_future(measure(tables, args, args.rate))
         await asyncio.sleep(args.warmup)
-        outcome = None if entered is None else await play_out(http, *entered)
+        outcome = None if entered is None else await play_out(server, http, *entered)
         stats, limited = await playing
     return stats, limited, outcome
 

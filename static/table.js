@@ -18,6 +18,7 @@ import { lastMoves, LastMove } from './lastmove.js';
 import { ActionButton, whyNot } from './reasons.js';
 import { HandAccuracy, PlayedOut, ResultExplanation } from './results.js';
 import { PlayerName, PlayerMenuHost, menuPlayer, shownChat, useBlocks, useMutes } from './moderation.js';
+import { ArrivalWait, TournamentNext, awaitsPlayers } from './arrival.js';
 
 const SYMBOL = { C: '\u2663', D: '\u2666', H: '\u2665', S: '\u2660' };
 
@@ -162,6 +163,7 @@ export function RoomView({ id, me, refreshMe }) {
   const [log, setLog] = useState([]);
   const [fair, setFair] = useState(() => loadFair(id));
   const [offer, setOffer] = useState(null);
+  const [told, setTold] = useState(null); // a tournament's next table (PROTOCOL.md §8)
   const sockRef = useRef(null);
 
   useEffect(() => {
@@ -189,6 +191,8 @@ export function RoomView({ id, me, refreshMe }) {
           }
         } else if (m.type === 'rematch') {
           setOffer(m);
+        } else if (m.type === 'next_table') {
+          setTold(m);
         } else if (m.type === 'chat') {
           setChat((c) => [...c, { ...m, by: byOf(m), key: Date.now() + Math.random() }].slice(-100));
         } else if (m.type === 'error' && m.id == null && m.code !== 'suspended') { // suspended: the banner says it
@@ -220,9 +224,14 @@ export function RoomView({ id, me, refreshMe }) {
   if (!msg && status !== 'connecting' && status !== 'reconnecting') return banner; // refused for good: no room, no login
   if (!msg) return html`${banner}<p class="loading">${t('conn.connecting')}</p>`;
   const sock = sockRef.current;
+  const seated = msg.room.players.some((p) => p && p.player_id === me.id);
   return html`${banner}
-    ${msg.view
-      ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} fair=${fair} offer=${offer} />`
+    ${awaitsPlayers(msg)
+      ? html`<section class="waiting"><${ArrivalWait} room=${msg.room} view=${msg.view} me=${me} />
+          <${FairPanel} fair=${fair} view=${null} next=${msg.view.next_deal_commitment} seated=${seated} sock=${sock} />
+          <${Chat} chat=${chat} sock=${sock} room=${msg.room} me=${me} canWrite=${seated || !!msg.room.spectator_chat} /></section>`
+      : msg.view
+      ? html`<${Table} view=${msg.view} room=${msg.room} me=${me} sock=${sock} chat=${chat} log=${log} fair=${fair} offer=${offer} told=${told} />`
       : html`<${WaitingRoom} room=${msg.room} me=${me} sock=${sock} chat=${chat} fair=${fair} next=${msg.next_deal_commitment} />`}
     <${PlayerMenuHost} roomId=${id} matchId=${msg.room.match_id} />`;
 }
@@ -426,7 +435,7 @@ function Scoreboard({ view, room }) {
   </section>`;
 }
 
-function HandResult({ view, room, fair, me, offer, onClose }) {
+function HandResult({ view, room, fair, me, offer, told, onClose }) {
   const r = view.results[view.results.length - 1];
   const seats = [...Array(view.players).keys()];
   // What the ledger really moved (a payment is capped by the payer's escrow); absent while the
@@ -468,6 +477,7 @@ function HandResult({ view, room, fair, me, offer, onClose }) {
       </table>
       ${view.game_over && html`<p class="game-over" data-testid="game-over">${view.game_winner !== null && view.game_winner !== undefined
         ? t('result.game_winner', { name: seatName(room, view.game_winner) }) : t('result.game_over')}</p>`}
+      ${view.game_over && room.tournament && html`<${TournamentNext} room=${room} me=${me} told=${told} />`}
       ${view.game_over && view.rating_changes && view.rating_changes.length > 0 && html`<ul class="rating-changes" data-testid="rating-changes">
         ${view.rating_changes.map((c) => html`<li key=${c.seat} data-testid=${'rating-change-' + c.seat}>${t('board.rating_change', {
           name: seatName(room, c.seat), after: c.after.toFixed(2), delta: (c.delta > 0 ? '+' : '') + c.delta.toFixed(2) })}</li>`)}</ul>`}
@@ -557,7 +567,7 @@ function isWildFor(room) {
   };
 }
 
-function Table({ view, room, me, sock, chat, log, fair, offer }) {
+function Table({ view, room, me, sock, chat, log, fair, offer, told }) {
   const { order, setOrder, sortMode, setSortMode } = useHandOrder(room.id, view.hand_no);
   const [selected, setSelected] = useState([]);
   const [groups, setGroups] = useState([]);
@@ -823,6 +833,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
           <p class="turn-text" data-testid="turn-text">${turnText}</p>
           <${Aids} view=${view} />
           ${view.game_over && !showResult && html`<${RematchBar} room=${room} me=${me} offer=${offer} />`}
+          ${view.game_over && !showResult && room.tournament && html`<${TournamentNext} room=${room} me=${me} told=${told} />`}
           ${myLeft !== null && html`<p class=${'timer big ' + (myLeft <= 10 ? 'urgent' : '')} data-testid="my-timer">\u23F1 ${myLeft}s</p>`}
           ${view.call_window && html`<p class="call-banner" data-testid="call-window">
             ${t('table.call_window', { card: shortCard(view.call_window.card) })}
@@ -902,7 +913,7 @@ function Table({ view, room, me, sock, chat, log, fair, offer }) {
       <${AlertPrefs} />
       <${Chat} chat=${chat} sock=${sock} room=${room} me=${me} canWrite=${seat !== null || !!room.spectator_chat} />
     </aside>
-    ${showResult && html`<${HandResult} view=${view} room=${room} fair=${fair} me=${me} offer=${offer}
+    ${showResult && html`<${HandResult} view=${view} room=${room} fair=${fair} me=${me} offer=${offer} told=${told}
         onClose=${() => setDismissed(view.results.length)} />`}
     ${designation && html`<${WildDialog} pending=${designation} sock=${sock} onCancel=${() => setDesignation(null)}
         onDone=${(a) => { const d = designation; setDesignation(null); send(a, { clearGroups: d.clearGroups }); }} />`}

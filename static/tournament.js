@@ -1,10 +1,11 @@
 // One tournament's page (#/tournament/{id}, PROTOCOL.md §8): its settings and prizes, who is
 // registered (register, unregister, and cancel for its creator), the bracket (each round's
-// tables, their players and winner, a Watch link for a table that plays and the player's own
-// table one click away) and, at the end, the standings and prizes. There is no socket for a
+// tables, their players and winner, who is at a table that plays, a Watch link for it, and
+// the player's own table one click away while it is open: `my_table`, with how long its first
+// deal waits for them) and, at the end, the standings and prizes. There is no socket for a
 // tournament: the page asks again every few seconds while it registers or runs, and stops
 // when it is over or the page is left.
-import { html, useState, useEffect, errorText } from './ui.js';
+import { html, useState, useEffect, errorText, useNow, turnAlert } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { api } from './api.js';
 import { StatusBadge, summary } from './tournaments.js';
@@ -42,13 +43,38 @@ function useTournament(id) {
   return [data, setData, error];
 }
 
-/** The table the player sits at and that still plays: { round, n, room } or null. */
-export function myTable(x, meId) {
+/** The player's table of the round now running, once open (the server's `my_table`):
+ * { round, n, room, dealAt } (dealAt: when its first deal comes at the latest), or null. */
+export function myTable(x) {
+  if (!x.my_table) return null;
   for (const r of x.rounds) {
-    const i = r.tables.findIndex((tb) => tb.room && tb.winner === null && tb.players.includes(meId));
-    if (i >= 0) return { round: r.round, n: i + 1, room: r.tables[i].room };
+    const i = r.tables.findIndex((tb) => tb.room === x.my_table);
+    if (i >= 0) {
+      const opened = Date.parse(r.tables[i].opened_at) / 1000;
+      return { round: r.round, n: i + 1, room: x.my_table, dealAt: opened + x.arrival_seconds };
+    }
   }
   return null;
+}
+
+/** "Go to your table": while it waits for its players, how long the first deal waits. */
+function YourTable({ mine }) {
+  const now = useNow(true);
+  const left = Math.ceil(mine.dealAt - now);
+  const params = { round: mine.round, table: mine.n, n: left };
+  return html`<div class="notice your-table" data-testid="your-table">
+    <span role="status">${t(left > 0 ? 'tournament.table_open' : 'tournament.your_table', params)}</span>
+    <a class="btn primary" href=${'#/room/' + mine.room} data-testid="go-table">${t('tournament.go_table')}</a></div>`;
+}
+
+/** A sound (and a notification when the page is not looked at) once a table opens for the
+ * player while the page is open, as for their turn at a table (the player's preferences). */
+function useTableAlert(room) {
+  const [seen, setSeen] = useState(room);
+  useEffect(() => {
+    if (room && room !== seen) turnAlert(t('tournament.table_alert'));
+    setSeen(room);
+  }, [room]);
 }
 
 export function TournamentView({ id, me, refreshMe }) {
@@ -56,6 +82,7 @@ export function TournamentView({ id, me, refreshMe }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const status = x && x.status;
+  useTableAlert(x && x.my_table);
   useEffect(() => {
     if (status === 'finished') refreshMe(); // the prizes were paid
   }, [status]);
@@ -77,14 +104,12 @@ export function TournamentView({ id, me, refreshMe }) {
   };
   const names = Object.fromEntries(x.registered.map((p) => [p.id, p.name]));
   const registered = x.registered.some((p) => p.id === me.id);
-  const mine = myTable(x, me.id);
+  const mine = myTable(x);
   return html`<section class="tournament" data-testid="tournament" data-status=${x.status}>
     <p><a href="#/tournaments" data-testid="tournaments-back">${t('tournament.back')}</a></p>
     <div class="row wrap"><h1 data-testid="tournament-name">${x.name}</h1><${StatusBadge} status=${x.status} /></div>
     <p class="muted">${gameName(x.game)} · ${summary(x)}</p>
-    ${mine && html`<div class="notice your-table" data-testid="your-table">
-      <span>${t('tournament.your_table', { round: mine.round, table: mine.n })}</span>
-      <a class="btn primary" href=${'#/room/' + mine.room} data-testid="go-table">${t('tournament.go_table')}</a></div>`}
+    ${mine && html`<${YourTable} mine=${mine} />`}
     ${x.status === 'cancelled' && html`<p class="notice">${t('tournament.cancelled')}</p>`}
     <div class="tournament-cols">
       <div>
@@ -108,6 +133,7 @@ function Facts({ x }) {
       <dt>${t('tournament.table_seats')}</dt><dd>${x.table_seats}</dd>
       <dt>${t('tournament.entry')}</dt><dd>${x.entry ? t('me.chips', { n: x.entry }) : t('tournament.free')}</dd>
       <dt>${t('tournament.pool')}</dt><dd data-testid="prize-pool">${t('me.chips', { n: x.prize_pool })}</dd>
+      <dt>${t('tournament.arrival')}</dt><dd>${t('tournament.seconds', { n: x.arrival_seconds })}</dd>
     </dl>
     <h3>${t('tournament.prizes')}</h3>
     <ol class="prizes" data-testid="prizes">${x.prizes.map((chips, i) => html`<li key=${i}>
@@ -151,13 +177,15 @@ function Bracket({ x, names, me }) {
 function TableCard({ table, n, round, names, me }) {
   const playing = table.room && table.winner === null;
   const seated = table.players.includes(me.id);
+  const here = (p) => playing && (table.connected || []).includes(p);
   return html`<div class=${'ttable' + (playing ? ' playing' : '')} data-testid="bracket-table" data-room=${table.room || ''}>
     <div class="row wrap"><strong>${t('tournament.table', { n })}</strong>
       <span class="muted">${!table.room ? t('tournament.bye') : playing ? t('tournament.playing') : t('tournament.table_over')}</span></div>
     <ul>${table.players.map((p) => html`<li key=${p} class=${(p === table.winner ? 'winner' : '') + (p === me.id ? ' you' : '')}
         data-winner=${p === table.winner ? 'true' : 'false'}>
       ${names[p] || '\u2014'}${p === me.id ? ` ${t('tournament.you')}` : ''}
-      ${p === table.winner && html` <span class="badge winner-badge">${t('tournament.winner')}</span>`}</li>`)}</ul>
+      ${p === table.winner && html` <span class="badge winner-badge">${t('tournament.winner')}</span>`}
+      ${here(p) && html` <span class="badge presence here" data-testid="here">${t('tournament.here')}</span>`}</li>`)}</ul>
     ${playing && (seated
       ? html`<a class="btn small primary" href=${'#/room/' + table.room}>${t('tournament.go_table')}</a>`
       : html`<a class="btn small" href=${'#/room/' + table.room} data-testid="watch-table"

@@ -84,7 +84,8 @@ function CreateTournament() {
   const [games, setGames] = useState([]);
   const [game, setGame] = useState('standard');
   const [values, setValues] = useState({});
-  const [form, setForm] = useState({ name: '', players: 4, table_seats: 2, entry: 100, prizes: '70, 30', turn_seconds: 30 });
+  const [form, setForm] = useState({ name: '', players: 4, table_seats: 2, entry: 100, prizes: '70, 30', turn_seconds: 30,
+                                     arrival_seconds: 60 });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   useEffect(() => {
@@ -105,7 +106,8 @@ function CreateTournament() {
     try {
       const body = { game, options: chosen ? collectOptions(chosen.options_schema, values) : {},
                      players: Number(form.players), table_seats: Number(form.table_seats), entry: Number(form.entry) || 0,
-                     prizes: parsePrizes(form.prizes), turn_seconds: Number(form.turn_seconds) };
+                     prizes: parsePrizes(form.prizes), turn_seconds: Number(form.turn_seconds),
+                     arrival_seconds: Number(form.arrival_seconds) };
       if (form.name.trim()) body.name = form.name.trim();
       const made = await api('/api/tournaments', { method: 'POST', body });
       location.hash = `#/tournament/${made.id}`;
@@ -147,6 +149,9 @@ function CreateTournament() {
     <label class="field">${t('tournaments.turn_seconds')}
       <input type="number" name="t_turn_seconds" min="1" max="600" value=${form.turn_seconds} onInput=${set('turn_seconds')} />
       <span class="help">${t('tournaments.turn_seconds_help')}</span></label>
+    <label class="field">${t('tournaments.arrival_seconds')}
+      <input type="number" name="t_arrival_seconds" min="10" max="300" value=${form.arrival_seconds} onInput=${set('arrival_seconds')} />
+      <span class="help">${t('tournaments.arrival_seconds_help')}</span></label>
     ${error && html`<p class="form-error" role="alert" data-testid="tournament-error">${errorText(error)}</p>`}
     <button class="btn primary wide" type="submit" disabled=${busy || !chosen} data-testid="create-tournament-submit">
       ${t('tournaments.create')}</button>

@@ -24,6 +24,7 @@ from app.rooms.commands import Act, Caller, Command, SocketCommand
 from app.rooms.connections import Connection
 from app.rooms.registry import RoomRegistry
 from app.rooms.room import Room
+from app.rooms.store import Arrival
 from app.rooms.tournaments import Ownership, Solo
 from app.services.room_settings import RoomSettings
 
@@ -83,7 +84,7 @@ class Gateway(Protocol):
         rest."""
 
     async def open_table(self, room_id: str, settings: RoomSettings,
-                         players: list[tuple[str, str]]) -> None:
+                         players: list[tuple[str, str]], arrival: Arrival) -> None:
         """Seat and start a tournament's table (`RoomRegistry.open_table`): at its room's
         owner if the room exists, here otherwise. Safe to repeat."""
 
@@ -211,8 +212,8 @@ class LocalGateway:
         """No other process to tell."""
 
     async def open_table(self, room_id: str, settings: RoomSettings,
-                         players: list[tuple[str, str]]) -> None:
-        await self.registry.open_table(room_id, settings, players)
+                         players: list[tuple[str, str]], arrival: Arrival) -> None:
+        await self.registry.open_table(room_id, settings, players, arrival)
 
     def tournament_ownership(self) -> Ownership:
         return Solo()

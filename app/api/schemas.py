@@ -15,6 +15,7 @@ rules the services enforce with their own codes said in the request schemas (`NA
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException
@@ -27,6 +28,7 @@ from app.bots.registry import LEVELS
 from app.engine.games import GAMES
 from app.services import accounts
 from app.services.room_settings import MAX_GRACE_SECONDS, MAX_STAKE, MAX_TURN_SECONDS
+from app.services.tournaments import MAX_ARRIVAL_SECONDS, MIN_ARRIVAL_SECONDS
 
 Json = dict[str, Any]
 MAX_OFFSET = 2**31 - 1  # paging further finds nothing; PostgreSQL's OFFSET is a bigint
@@ -534,6 +536,10 @@ class RoomOut(Out):
     taken: int
     quick_seat: bool  # opened by quick seat: people only, starts by itself when full
     rematch: str | None
+    # A tournament's table (docs/server.md "Tournament arrival"): its tournament, and while
+    # it waits for its players, the moment (epoch seconds) its first hand is dealt at the latest.
+    tournament: str | None = None
+    deal_at: float | None = None
     invite_code: str | None = None
     your_seat: int | None = None
 
@@ -562,8 +568,8 @@ class BotsOut(Out):
 def tournament_rules(schema: JsonDict) -> None:
     """The rules of a new tournament the service enforces with its own codes (400
     `bad_players`, `bad_table_seats`, `bad_entry`, `bad_prizes`, `bad_turn_seconds`), said in
-    `TournamentIn`'s schema; the seats a game takes, and whether the prizes sum to 100 and fit
-    the players, it checks per tournament."""
+    `TournamentIn`'s schema, and `bad_arrival_seconds`; the seats a game takes, and whether the
+    prizes sum to 100 and fit the players, it checks per tournament."""
     games: list[JsonValue] = list(sorted(GAMES))
     _add_rules(schema, {
         "game": {"enum": games},
@@ -573,6 +579,7 @@ def tournament_rules(schema: JsonDict) -> None:
         "prizes": {"minItems": 1, "maxItems": 64, "items": {"type": "integer", "minimum": 1,
                                                             "maximum": 100}},
         "turn_seconds": {"minimum": 1, "maximum": MAX_TURN_SECONDS},
+        "arrival_seconds": {"minimum": MIN_ARRIVAL_SECONDS, "maximum": MAX_ARRIVAL_SECONDS},
         "name": NAME_RULE})
 
 
@@ -585,6 +592,10 @@ class TournamentTableOut(Out):
     room: str | None  # null: a lone player, who advanced without playing
     players: list[str]
     winner: str | None
+    opened_at: datetime | None  # when its room first opened (null: not yet, or a lone player)
+    # GET /api/tournaments/{id} only (an extension of §8): who of its players has a socket
+    # open on it, for each table that plays; null elsewhere.
+    connected: list[str] | None = None
 
 
 class TournamentRound(Out):
@@ -614,6 +625,8 @@ class TournamentOut(Out):
     entry: int
     prize_pool: int
     prizes: list[int]
+    arrival_seconds: int  # a table's first deal waits at most this long for its players
+    my_table: str | None  # the caller's table of the round now running, once open (§8)
     registered: list[TournamentPlayer]
     rounds: list[TournamentRound]
     standings: list[Standing]

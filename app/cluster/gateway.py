@@ -12,6 +12,7 @@ from app.api.sockets import SocketConnection
 from app.refusals import Code, Refusal
 from app.rooms.commands import Caller, Command, SeatTable
 from app.rooms.room import Room
+from app.rooms.store import Arrival
 from app.rooms.tournaments import Ownership
 from app.services.room_settings import RoomSettings
 
@@ -61,16 +62,17 @@ class ClusterGateway:
         self.cluster.node.broadcast(wire.Suspend(player_id))
 
     async def open_table(self, room_id: str, settings: RoomSettings,
-                         players: list[tuple[str, str]]) -> None:
+                         players: list[tuple[str, str]], arrival: Arrival) -> None:
         """At the room's owner, which takes an orphaned table over first (rebuilt from its
         log); a room that does not exist yet is made here, and owned here."""
         try:
-            await self.relay.call(room_id, SeatTable(players), Caller(*players[0]))
+            await self.relay.call(room_id, SeatTable(players, arrival), Caller(*players[0]))
             return
         except Refusal as exc:
             if exc.code != Code.NO_SUCH_ROOM:
                 raise
-        await self.announce(await self.registry.open_table(room_id, settings, players))
+        await self.announce(await self.registry.open_table(room_id, settings, players,
+                                                           arrival))
 
     def tournament_ownership(self) -> Ownership:
         assert self.cluster.tournaments is not None  # noqa: S101 - made with the cluster

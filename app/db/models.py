@@ -437,6 +437,8 @@ class Tournament(Base):
         CheckConstraint("table_seats >= 2 AND table_seats <= 6", name="table_seats_range"),
         CheckConstraint("entry >= 0", name="entry_nonnegative"),
         CheckConstraint("turn_seconds >= 1", name="turn_seconds_positive"),
+        CheckConstraint("arrival_seconds >= 10 AND arrival_seconds <= 300",
+                        name="arrival_seconds_range"),
         Index("ix_tournaments_status_created_at", "status", "created_at"),
     )
 
@@ -450,6 +452,8 @@ class Tournament(Base):
     entry: Mapped[int] = mapped_column(BigInteger)
     prizes: Mapped[list[int]] = mapped_column(JSON)  # whole percentages, 1st place first
     turn_seconds: Mapped[int] = mapped_column(Integer)
+    # A table's first deal waits this long at most for its players (PROTOCOL.md §8 "Arrival").
+    arrival_seconds: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
     status: Mapped[str] = mapped_column(String(16), default="registering",
                                         server_default="registering")
     entries_made: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -478,7 +482,8 @@ class TournamentEntry(Base):
 
 class TournamentTable(Base):
     """One table of one round: its players in seat order, its room (null for a lone player, who
-    advances without playing), and once played its winner and each seat's place at it."""
+    advances without playing), when it first opened (its first deal waits for its players from
+    then, PROTOCOL.md §8 "Arrival"), and once played its winner and each seat's place at it."""
 
     __tablename__ = "tournament_tables"
 
@@ -491,6 +496,7 @@ class TournamentTable(Base):
     players: Mapped[list[str]] = mapped_column(JSON)
     winner: Mapped[str | None] = mapped_column(String(ID))
     places: Mapped[list[int] | None] = mapped_column(JSON)  # per seat, 0 = the winner
+    opened_at: Mapped[datetime | None] = mapped_column(UTCDateTime())  # set once, 0014
 
 
 class MatchAnalysis(Base):

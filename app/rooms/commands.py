@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 
+import orjson
 from pydantic import Field
 
 from app.bots.registry import DEFAULT_LEVEL
@@ -23,6 +24,7 @@ from app.refusals import Code, Refusal
 from app.seating_policy import How
 
 from .replies import outcome
+from .store import Arrival
 
 if TYPE_CHECKING:
     from .room import Room
@@ -132,19 +134,50 @@ class Start:
 @dataclass(frozen=True)
 class SeatTable:
     """A tournament's table, which the server seats itself: each player (id, name) seated in
-    order, and the match started. Safe to repeat: what is done already is left as it is (a
-    seated player keeps the seat, a started match plays on). Run by the tournament's driver at
-    the table's owner, wherever that is (docs/scaling.md, "Tournaments")."""
+    order, and the match started, its first deal waiting for them until ``arrival``'s deadline
+    (PROTOCOL.md §8 "Arrival"). Safe to repeat: what is done already is left as it is (a
+    started match plays on, its first deadline stands). Run by the tournament's driver at the
+    table's owner, wherever that is (docs/scaling.md, "Tournaments")."""
 
     players: list[tuple[str, str]]
+    arrival: Arrival
     op: Literal["table"] = "table"
 
     async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
-        for player_id, name in self.players:
-            await room.join(player_id, name, how=How.TOURNAMENT)
+        room.expect(self.arrival)
         if room.record.status == "waiting":
+            for player_id, name in self.players:
+                await room.join(player_id, name, how=How.TOURNAMENT)
             await room.start(room.record.host_id)
         return {"status": room.record.status}
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """Tell ``player``'s sockets at this table (their last, finished) that their next table of
+    the tournament opened: each is sent ``{"type": "next_table", "tournament", "room"}``
+    (PROTOCOL.md §8 "Where to be"). Answers how many were."""
+
+    tournament: str
+    room: str
+    player: str
+    op: Literal["next_table"] = "next_table"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        message = {"type": "next_table", "tournament": self.tournament, "room": self.room}
+        return {"sent": room.connections.push_player(self.player, orjson.dumps(message))}
+
+
+@dataclass(frozen=True)
+class Present:
+    """Which of the people seated at the room have a socket open on it (a tournament's bracket
+    shows them: docs/server.md "Tournament arrival")."""
+
+    op: Literal["present"] = "present"
+
+    async def run(self, room: Room, caller: Caller) -> dict[str, Any]:
+        _check_admits(room, caller)
+        return {"connected": [p for p in room.seating.humans() if room.connections.present(p)]}
 
 
 @dataclass(frozen=True)
@@ -174,8 +207,8 @@ class Offer:
         return {"offered": room.rematch.offered}
 
 
-Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | SeatTable | Rematch | Offer,
-                    Field(discriminator="op")]
+Command = Annotated[Info | Invite | Join | Leave | AddBots | Start | SeatTable | NextTable
+                    | Present | Rematch | Offer, Field(discriminator="op")]
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,13 @@ class ConnectionSet:
             if seat is not None:
                 conn.push(data)
 
+    def push_player(self, player_id: str, data: bytes) -> int:
+        """To every connection of ``player_id``; how many there were."""
+        conns = [conn for conn in self._seats if conn.player_id == player_id]
+        for conn in conns:
+            conn.push(data)
+        return len(conns)
+
     def push_all(self, data: bytes, to: Callable[[str], bool]) -> None:
         """To every connection whose player ``to`` answers true for."""
         for conn in list(self._seats):

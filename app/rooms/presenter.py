@@ -71,13 +71,18 @@ class Presenter:
         self.room = room
 
     def summary(self) -> dict[str, Any]:
-        """The room as the lobby and the table header show it."""
+        """The room as the lobby and the table header show it; a tournament's table names its
+        tournament, and while it waits for its players its first deal's deadline (``deal_at``,
+        epoch seconds: docs/server.md "Tournament arrival")."""
         r = self.room.record
         return {
             "id": r.id, "host_id": r.host_id, **r.settings.shown(), "status": r.status,
             "match_id": r.match_id, "players": self._players(),
             "taken": len(r.taken), "quick_seat": r.quick_seat is not None,
             "rematch": offered["id"] if (offered := self.room.rematch.offered) else None,
+            "tournament": r.arrival.tournament if r.arrival is not None else None,
+            "deal_at": self.room.scheduler.deal_at(self.room.runner.state)
+            if r.status == "playing" else None,
         }
 
     def _players(self) -> list[dict[str, Any] | None]:
@@ -87,7 +92,7 @@ class Presenter:
         players = room.seating.players()
         if room.record.status != "playing":
             return players
-        why = room.scheduler.stand_ins(room.record.settings.seats)
+        why = room.scheduler.stand_ins(room.record.settings.seats, room.runner.state)
         return [p if p is None or p["player_id"] is None else {**p, "stand_in": why[p["seat"]]}
                 for p in players]
 
@@ -130,7 +135,7 @@ class Presenter:
             if host is not None:
                 table["presence"][host] = "connected"
         table["turn_deadline"] = scheduler.deadline
-        table["stand_ins"] = scheduler.stand_ins(players)
+        table["stand_ins"] = scheduler.stand_ins(players, st)
         table["stand_in_at"] = scheduler.stand_in_at(players)
         table.update(cast(RoomTable, room.runner.deal_info()))
         if st.game_over and room.record.settings.rated:

@@ -13,7 +13,7 @@ from app.services.room_settings import RoomSettings
 from .commands import Caller, SeatTable
 from .room import Room
 from .scheduler import RoomTiming
-from .store import ChatLine, MatchStore, RoomRecord
+from .store import Arrival, ChatLine, MatchStore, RoomRecord
 
 DEFAULT_WAITING_ROOMS_PER_HOST = 5
 
@@ -45,17 +45,19 @@ class RoomRegistry:
             self.max_waiting_per_host)
 
     async def open_table(self, room_id: str, settings: RoomSettings,
-                         players: list[tuple[str, str]]) -> Room:
+                         players: list[tuple[str, str]], arrival: Arrival) -> Room:
         """A room the server seats and starts itself (a tournament's table): made with this id
-        unless it exists, each player (id, name) seated in order, and its match started. Safe to
-        repeat after a crash part of the way: what is done already is left as it is."""
+        unless it exists, each player (id, name) seated in order, and its match started, its
+        first deal waiting for them until ``arrival``'s deadline. Safe to repeat after a crash
+        part of the way: what is done already is left as it is."""
         room = self.rooms.get(room_id)
         host_id, host_name = players[0]
         if room is None:
             room = await self._open(host_id, host_name, RoomRecord(
                 id=room_id, host_id=host_id, settings=settings,
-                invite_code=secrets.token_urlsafe(9)), None, How.TOURNAMENT, None)
-        await room.handle(SeatTable(players), Caller(host_id, host_name))
+                invite_code=secrets.token_urlsafe(9), arrival=arrival), None,
+                How.TOURNAMENT, None)
+        await room.handle(SeatTable(players, arrival), Caller(host_id, host_name))
         return room
 
     async def _open(self, host_id: str, host_name: str, record: RoomRecord,

@@ -40,7 +40,7 @@ from .runner import Events, MatchRunner
 from .scheduler import RoomTiming, Scheduler
 from .seating import Seating
 from .stand_ins import StandIns
-from .store import LiveMatch, MatchStore, RoomRecord
+from .store import Arrival, LiveMatch, MatchStore, RoomRecord
 from .supervisor import Supervisor
 from .timeouts import timeout_action
 
@@ -61,8 +61,8 @@ class Room:
         self.connections = ConnectionSet()
         self.presenter = Presenter(self)
         self.supervisor = Supervisor(record)
-        self.scheduler = Scheduler(self, self.seating, self.connections, timing,
-                                   record.settings, self.supervisor)
+        self.scheduler = Scheduler(self, self.seating, self.connections, timing, record,
+                                   self.supervisor)
         self.window = CallWindow(timing.call_grace)
         self.pace = timing.pace
         self.stand_ins = StandIns(record.id, self.seating, self.rules)
@@ -149,11 +149,20 @@ class Room:
             await self._begin()
 
     async def _begin(self) -> None:
-        """Start the match and deal its first hand (under the lock, every seat taken)."""
+        """Start the match and deal its first hand (under the lock, every seat taken); a
+        tournament's table deals it when its players are there (`Scheduler.deal_at`)."""
         await self.runner.start()
         self.seating.forget_addresses()
         self._mark_absent_players()
-        self._changed(await self.runner.deal_next())
+        self._changed([] if self.record.arrival is not None else await self.runner.deal_next())
+
+    def expect(self, arrival: Arrival) -> None:
+        """A tournament's table: its first deal waits for its players until ``arrival``'s
+        deadline (PROTOCOL.md §8 "Arrival"). The first one known stands: a rebuilt room has it
+        from the table's first opening already."""
+        if self.record.arrival is None:
+            self.record.arrival = arrival
+            self._replan()
 
     async def act(self, player_id: str, client_id: ClientId, action: Any) -> dict[str, Any]:
         """A player's action: the ``ack`` or ``error`` reply for the client."""

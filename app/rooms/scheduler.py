@@ -13,9 +13,12 @@ for one of them, or for its abandonment. A match every person resigned is played
 stand-ins: a resigned hand is not void.
 
 A tournament table (``stand_in_for_absent``) is the exception: its match must end so that the
-tournament goes on, with or without its players. A seat whose player has no connection open is
-played by a computer player from the start of its turn (no grace period, no two timeouts first),
-the match never waits for its people, and it is never abandoned.
+tournament goes on, with or without its players. Its first hand is dealt once every player seated
+at it has a connection open, or at its record's ``arrival.deal_by``, whichever comes first
+(PROTOCOL.md §8 "Arrival"): before that nothing is played for anyone. After it, a seat whose
+player has no connection open is played by a computer player from the start of its turn (no
+grace period, no two timeouts first), the match never waits for its people, and it is never
+abandoned.
 """
 
 from __future__ import annotations
@@ -26,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.engine.state import Phase, State
-from app.services.room_settings import RoomSettings
 
 from .connections import ConnectionSet
 from .pace import Pace
 from .seating import Seating
+from .store import RoomRecord
 from .supervisor import Supervisor
 
 AWAY_AFTER_TIMEOUTS = 2
@@ -69,11 +72,13 @@ class Driver(Protocol):
 
 class Scheduler:
     def __init__(self, driver: Driver, seating: Seating, connections: ConnectionSet,
-                 timing: RoomTiming, settings: RoomSettings, supervisor: Supervisor) -> None:
+                 timing: RoomTiming, record: RoomRecord, supervisor: Supervisor) -> None:
         self.driver = driver
         self.seating = seating
         self.connections = connections
         self.timing = timing
+        self.record = record  # its `arrival` (a tournament's table) may be set after it is made
+        settings = record.settings
         self.grace = settings.grace_seconds
         self.turn_seconds = settings.turn_seconds
         self.stand_in_for_absent = settings.stand_in_for_absent
@@ -133,6 +138,26 @@ class Scheduler:
         """Whether a person who plays a seat has a connection open."""
         return any(self.connections.present(p) for p in self.seating.humans())
 
+    def everyone_here(self) -> bool:
+        """Whether every person who plays a seat has a connection open."""
+        return all(self.connections.present(p) for p in self.seating.humans())
+
+    def deal_at(self, st: State | None) -> float | None:
+        """While a tournament's table waits for its players before its first deal: the moment
+        (epoch seconds) that deal comes at the latest (PROTOCOL.md §8 "Arrival"); else None."""
+        arrival = self.record.arrival
+        if arrival is None or st is None or st.hand_no >= 0 or st.phase is not Phase.DEAL:
+            return None
+        return arrival.deal_by
+
+    def _until_deal(self, st: State) -> float:
+        """Seconds until the next deal: between hands the room's pause; a tournament table's
+        first deal at once when its last player is there, else at its deadline."""
+        deal_by = self.deal_at(st)
+        if deal_by is None:
+            return self.timing.next_hand
+        return 0.0 if self.everyone_here() else max(0.0, deal_by - time.time())
+
     def attended(self) -> bool:
         """Whether a person is at the table: connected, and not away (timed out twice)."""
         return any(player is not None and seat not in self.away
@@ -146,9 +171,12 @@ class Scheduler:
         return (not self.stand_in_for_absent and bool(self.seating.humans())
                 and not self.anyone_here())
 
-    def stand_ins(self, players: int) -> list[str | None]:
+    def stand_ins(self, players: int, st: State | None) -> list[str | None]:
         """Per seat, why a stand-in plays a person's seat now: ``left`` (for good), ``away``
-        (timed out twice) or ``absent`` (gone past the grace period); None otherwise."""
+        (timed out twice) or ``absent`` (gone past the grace period); None otherwise, and for
+        every seat before a tournament table's first deal (nobody is played for then)."""
+        if self.deal_at(st) is not None:
+            return [None] * players
         out: list[str | None] = []
         for seat in range(players):
             if self.seating.person_at(seat) is None:
@@ -195,7 +223,7 @@ class Scheduler:
             if st.hand_over:
                 self.jobs.run("results", 0.0, lambda: self.driver.record_results(st.seq))
             if not st.game_over:
-                self.jobs.run("deal", self.timing.next_hand, lambda: self.driver.deal(st.seq))
+                self.jobs.run("deal", self._until_deal(st), lambda: self.driver.deal(st.seq))
             return
         if st.phase is Phase.CALL:
             self._plan_window(st)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from app.seating_policy import Ask
-from app.services.records import ChatLine, HandRecord, LiveMatch, RoomRecord, SeatRecord
+from app.services.records import Arrival, ChatLine, HandRecord, LiveMatch, RoomRecord, SeatRecord
 
-__all__ = ["ChatLine", "HandRecord", "LiveMatch", "MatchStore", "RoomRecord", "SeatRecord"]
+__all__ = ["Arrival", "ChatLine", "HandRecord", "LiveMatch", "MatchStore", "RoomRecord",
+           "SeatRecord"]
 
 
 class MatchStore(Protocol):

@@ -3,8 +3,10 @@
 The database holds every decision (`app.services.tournaments`): who is seated at which table
 of which round, each table's winner, the standings and prizes, the last two written in the
 transaction that closes a table's match. The director only acts on them: it opens the tables
-still to play (each a private room that starts at once, through ``open_table``: the room
-gateway's, which reaches the table wherever its room is owned) when a tournament fills, when
+still to play (each a private room whose match starts at once and whose first deal waits for
+its players, PROTOCOL.md §8 "Arrival", through ``open_table``: the room gateway's, which reaches
+the table wherever its room is owned), keeps when each first opened, and tells the sockets its
+players have open at the table they won before that it opened ("Where to be"), when
 one of its tables' results is committed (the match store tells it, and through ``tell`` every
 other process), at start-up, and on every sweep (each ``sweep`` seconds): a round whose opening
 failed (a database blip) is opened again there, and a tournament whose driver died is taken
@@ -21,17 +23,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from app.services.room_settings import RoomSettings
 from app.services.tournaments import TableToOpen
 
+from .commands import Caller, Command, NextTable
 from .pace import Pace
+from .store import Arrival
 
 log = logging.getLogger(__name__)
-
-OpenTable = Callable[[str, RoomSettings, list[tuple[str, str]]], Awaitable[object]]
 
 
 class TournamentStore(Protocol):
@@ -40,6 +43,21 @@ class TournamentStore(Protocol):
 
     async def tables_to_open(self, tournament_id: str) -> list[TableToOpen]:
         """The tables still to play, the next round seated first if it is due."""
+
+    async def table_opened(self, room_id: str, at: float) -> None:
+        """The table's room opened at ``at`` (epoch seconds); the first time is kept."""
+
+
+class Tables(Protocol):
+    """How the director reaches its tables' rooms, wherever each is owned (the room
+    gateway)."""
+
+    async def open_table(self, room_id: str, settings: RoomSettings,
+                         players: list[tuple[str, str]], arrival: Arrival) -> None:
+        """Seat and start the table (`RoomRegistry.open_table`); safe to repeat."""
+
+    async def run(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
+        """Run ``command`` on the room; a refusal raises."""
 
 
 class Ownership(Protocol):
@@ -75,11 +93,11 @@ class Solo:
 
 
 class TournamentDirector:
-    def __init__(self, store: TournamentStore, open_table: OpenTable,
+    def __init__(self, store: TournamentStore, tables: Tables,
                  ownership: Ownership | None = None, sweep: float = 5.0,
                  tell: Callable[[str], None] | None = None, pace: Pace | None = None) -> None:
         self.store = store
-        self.open_table = open_table
+        self.tables = tables
         # A round's tables are opened one at a time in turn with the unwatched rooms' moves,
         # so that sixteen deals at once do not hold up people playing elsewhere.
         self.pace = pace or Pace()
@@ -125,7 +143,10 @@ class TournamentDirector:
 
     def poked(self, tournament_id: str) -> None:
         """Advance the tournament in the background (told by another process, or here)."""
-        task = asyncio.get_running_loop().create_task(self._advance_logged(tournament_id))
+        self._spawn(self._advance_logged(tournament_id))
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -145,9 +166,32 @@ class TournamentDirector:
                     continue
                 if not self.drives(tournament_id):
                     return  # the lease ran out meanwhile: its new driver opens the rest
+                now = time.time()
                 async with self.pace.unwatched():
-                    await self.open_table(table.room_id, table.settings, table.players)
+                    await self.tables.open_table(table.room_id, table.settings, table.players,
+                                                 table.arrival(now))
+                if table.opened_at is None:
+                    await self.store.table_opened(table.room_id, now)
                 opened.add(table.room_id)
+                self._spawn(self._point(table))
+
+    async def _point(self, table: TableToOpen) -> None:
+        """Tell the sockets each player has open at the table they won the round before (a
+        finished room, kept by its owner with its sockets) that this table opened (PROTOCOL.md
+        §8 "Where to be"). Best effort: the tournament's ``my_table`` says it too, and a room
+        rebuilt after a restart has no sockets of its last match to tell."""
+        for player_id, name in table.players:
+            previous = table.previous.get(player_id)
+            if previous is None:
+                continue
+            try:
+                await self.tables.run(previous, NextTable(table.tournament_id, table.room_id,
+                                                          player_id), Caller(player_id, name))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.info("tournament %s: %s not told at %s of table %s: %r",
+                         table.tournament_id, player_id, previous, table.room_id, exc)
 
     async def _advance_logged(self, tournament_id: str) -> None:
         try:

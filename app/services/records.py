@@ -16,6 +16,16 @@ class SeatRecord:
     name: str
 
 
+@dataclass(frozen=True)
+class Arrival:
+    """A tournament's table (PROTOCOL.md §8 "Arrival"): its tournament, and the moment (epoch
+    seconds) its first hand is dealt at the latest if its players are not all connected by
+    then: the table's first opening plus the tournament's ``arrival_seconds``."""
+
+    tournament: str
+    deal_by: float
+
+
 @dataclass
 class RoomRecord:
     """A room as the lobby and recovery need it: its settings and what changes as it runs."""
@@ -33,6 +43,9 @@ class RoomRecord:
     # Several processes: the fencing token this process holds the room with (its writes carry
     # it); None for a single process, whose writes are never fenced.
     fence: int | None = None
+    # A tournament's table: whose, and when its first deal comes at the latest. Kept in the
+    # tournament's tables (`tournament_tables.opened_at`), from which a rebuilt room has it.
+    arrival: Arrival | None = None
 
 
 @dataclass

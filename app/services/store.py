@@ -9,7 +9,7 @@ their own transaction and raise `StaleOwner` if another process has taken the ro
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -35,7 +35,14 @@ from app.refusals import Code, Refusal
 from app.seating_policy import Ask
 from app.services import ledger, moderation, ratings, tables, tournaments
 from app.services.logwriter import LogWriter, check_fence
-from app.services.records import ChatLine, HandRecord, LiveMatch, RoomRecord, SeatRecord
+from app.services.records import (
+    Arrival,
+    ChatLine,
+    HandRecord,
+    LiveMatch,
+    RoomRecord,
+    SeatRecord,
+)
 from app.services.room_settings import RoomSettings
 
 
@@ -256,7 +263,8 @@ class SqlMatchStore:
             if only is not None:
                 query = query.where(Room.id == only)
             rooms = (await s.scalars(query)).all()
-            return [await _record(s, r) for r in rooms]
+            arrivals = await _arrivals(s, rooms)
+            return [await _record(s, r, arrivals.get(r.id)) for r in rooms]
 
     async def live_matches(self, only: str | None = None) -> list[LiveMatch]:
         """Every playing room (``only``: that room alone) with its match log so far, read in a
@@ -289,6 +297,7 @@ class SqlMatchStore:
             recorded = {match_id: count for match_id, count in counts}
             chat = await _recent_chat(s, room_ids)
             moves = await ledger.hand_moves(s, match_ids)
+            arrivals = await _arrivals(s, rooms)
         out = []
         for room in rooms:
             assert room.match_id is not None  # noqa: S101 - selected above
@@ -301,8 +310,9 @@ class SqlMatchStore:
             done = int(recorded.get(room.match_id, 0))
             settled = [ledger.net_by_seat(room.seats, moves.get(room.match_id, {}).get(n, []))
                        for n in range(done)] if room.stake else []
-            out.append(LiveMatch(_room_record(room, seats.get(room.id, [])), room.match_id,
-                                 records, done, chat.get(room.id, []), settled))
+            out.append(LiveMatch(
+                _room_record(room, seats.get(room.id, []), arrivals.get(room.id)), room.match_id,
+                records, done, chat.get(room.id, []), settled))
         return out
 
 
@@ -379,13 +389,19 @@ async def _upsert_room(s: AsyncSession, room: RoomRecord) -> None:
             existing.player_id, existing.bot, existing.name = seat.player_id, seat.bot, seat.name
 
 
-async def _record(s: AsyncSession, room: Room) -> RoomRecord:
+async def _arrivals(s: AsyncSession, rooms: Sequence[Room]) -> dict[str, Arrival]:
+    """The tournament tables' deadlines for their first deal, by room (PROTOCOL.md §8)."""
+    ids = [r.id for r in rooms if r.stand_in_for_absent]
+    return await tournaments.arrivals(s, ids) if ids else {}
+
+
+async def _record(s: AsyncSession, room: Room, arrival: Arrival | None) -> RoomRecord:
     seats = (await s.scalars(select(RoomSeat).where(RoomSeat.room_id == room.id)
                              .order_by(RoomSeat.seat))).all()
-    return _room_record(room, list(seats))
+    return _room_record(room, list(seats), arrival)
 
 
-def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
+def _room_record(room: Room, seats: list[RoomSeat], arrival: Arrival | None) -> RoomRecord:
     settings = RoomSettings(
         game=room.game, options=room.options, seats=room.seats, stake=room.stake,
         buy_in=room.buy_in, turn_seconds=room.turn_seconds, grace_seconds=room.grace_seconds,
@@ -397,4 +413,5 @@ def _room_record(room: Room, seats: list[RoomSeat]) -> RoomRecord:
         invite_code=room.invite_code or "", status=room.status, match_id=room.match_id,
         taken=[SeatRecord(x.seat, x.player_id, x.bot, x.name) for x in seats],
         quick_seat=room.quick_seat,
-        fence=room.fence or None)  # 0: never taken by a process
+        fence=room.fence or None,  # 0: never taken by a process
+        arrival=arrival)

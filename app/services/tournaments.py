@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import math
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.base import utcnow
@@ -26,10 +28,13 @@ from app.engine.games import game_def
 from app.fairplay.apart import apart
 from app.refusals import Code, Refusal
 from app.services import accounts, fairplay, ledger
+from app.services.records import Arrival
 from app.services.room_settings import MAX_STAKE, MAX_TURN_SECONDS, RoomSettings
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 64
 MIN_TABLE_SEATS, MAX_TABLE_SEATS = 2, 6
+# How long a table's first deal waits at most for its players (PROTOCOL.md §8 "Arrival").
+MIN_ARRIVAL_SECONDS, MAX_ARRIVAL_SECONDS, ARRIVAL_SECONDS = 10, 300, 60
 FINISHED_LISTED = 20  # GET /api/tournaments: the latest finished or cancelled
 
 
@@ -46,6 +51,7 @@ class TournamentSettings:
     turn_seconds: int
     options: dict[str, Any] = field(default_factory=dict)
     name: str | None = None
+    arrival_seconds: int = ARRIVAL_SECONDS
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -59,6 +65,9 @@ class TournamentSettings:
         if not 1 <= self.turn_seconds <= MAX_TURN_SECONDS:
             raise Refusal(Code.BAD_TURN_SECONDS,
                           f"a tournament's turn_seconds must be 1 to {MAX_TURN_SECONDS}")
+        if not MIN_ARRIVAL_SECONDS <= self.arrival_seconds <= MAX_ARRIVAL_SECONDS:
+            raise Refusal(Code.BAD_ARRIVAL_SECONDS, "arrival_seconds must be "
+                          f"{MIN_ARRIVAL_SECONDS} to {MAX_ARRIVAL_SECONDS}")
         _check_prizes(self.prizes, self.players)
         self.table(self.table_seats)  # the game, its options and the seats (bad_players, ...)
         if self.name is not None:
@@ -81,7 +90,8 @@ def _check_prizes(prizes: Sequence[int], players: int) -> None:
 def settings_of(t: Tournament) -> TournamentSettings:
     return TournamentSettings(game=t.game, players=t.players, table_seats=t.table_seats,
                               entry=t.entry, prizes=list(t.prizes),
-                              turn_seconds=t.turn_seconds, options=dict(t.options), name=t.name)
+                              turn_seconds=t.turn_seconds, options=dict(t.options), name=t.name,
+                              arrival_seconds=t.arrival_seconds)
 
 
 def prize_chips(pool: int, prizes: Sequence[int]) -> list[int]:
@@ -106,7 +116,7 @@ async def create(s: AsyncSession, creator: Player, settings: TournamentSettings)
                    creator_id=creator.id, game=settings.game, options=settings.options,
                    players=settings.players, table_seats=settings.table_seats,
                    entry=settings.entry, prizes=settings.prizes,
-                   turn_seconds=settings.turn_seconds)
+                   turn_seconds=settings.turn_seconds, arrival_seconds=settings.arrival_seconds)
     s.add(t)
     await s.flush()
     return t
@@ -179,13 +189,27 @@ async def _refund(s: AsyncSession, t: Tournament, entry: TournamentEntry) -> Non
 
 @dataclass(frozen=True)
 class TableToOpen:
-    """A table of the round in play whose match has not ended: its room's id and settings, and
-    its players (id, name) in seat order."""
+    """A table of the round in play whose match has not ended: its room's id and settings, its
+    players (id, name) in seat order, when it first opened (epoch seconds; None until then),
+    how long its first deal waits at most for its players, and the room each of its players
+    won the round before at (where their sockets are told that this table opened: PROTOCOL.md
+    §8 "Where to be")."""
 
     tournament_id: str
     room_id: str
     settings: RoomSettings
     players: list[tuple[str, str]]
+    opened_at: float | None = None
+    arrival_seconds: int = ARRIVAL_SECONDS
+    previous: dict[str, str] = field(default_factory=dict)
+
+    def arrival(self, now: float) -> Arrival:
+        """When its first deal comes at the latest, if it opens ``now`` (or opened before)."""
+        return _arrival(self.tournament_id, self.opened_at, self.arrival_seconds, now)
+
+
+def _arrival(tournament_id: str, opened_at: float | None, seconds: int, now: float) -> Arrival:
+    return Arrival(tournament_id, (now if opened_at is None else opened_at) + seconds)
 
 
 async def tables_to_open(s: AsyncSession, tournament_id: str) -> list[TableToOpen]:
@@ -206,9 +230,38 @@ async def tables_to_open(s: AsyncSession, tournament_id: str) -> list[TableToOpe
         await s.flush()
     names = {e.player_id: e.name for e in await _entries(s, t.id)}
     settings = settings_of(t)
+    won_at = {x.winner: x.room_id for x in tables if x.round == current[0].round - 1
+              and x.winner is not None and x.room_id is not None}
     return [TableToOpen(t.id, x.room_id, settings.table(len(x.players)),
-                        [(p, names[p]) for p in x.players])
+                        [(p, names[p]) for p in x.players], _epoch(x.opened_at),
+                        t.arrival_seconds, {p: won_at[p] for p in x.players if p in won_at})
             for x in current if x.winner is None and x.room_id is not None]
+
+
+async def table_opened(s: AsyncSession, room_id: str, at: float) -> None:
+    """The table's room was opened (seated, its match started) at ``at`` (epoch seconds): kept
+    once, the first time, so that its first deal's deadline is the same after a restart."""
+    await s.execute(update(TournamentTable).where(
+        TournamentTable.room_id == room_id, TournamentTable.opened_at.is_(None)).values(
+        opened_at=datetime.fromtimestamp(at, UTC)))
+
+
+async def arrivals(s: AsyncSession, room_ids: Sequence[str]) -> dict[str, Arrival]:
+    """The tournaments' tables among these rooms, by room, each with its first deal's deadline
+    (PROTOCOL.md §8 "Arrival"): from its first opening, or from now for a table whose opening
+    was not kept yet (the process stopped in between; its driver keeps it when it opens the
+    table again)."""
+    rows = await s.execute(select(TournamentTable.room_id, TournamentTable.tournament_id,
+                                  TournamentTable.opened_at, Tournament.arrival_seconds).join(
+        Tournament, Tournament.id == TournamentTable.tournament_id).where(
+        TournamentTable.room_id.in_(room_ids)))
+    now = time.time()
+    return {str(room_id): _arrival(tournament_id, _epoch(opened_at), seconds, now)
+            for room_id, tournament_id, opened_at, seconds in rows}
+
+
+def _epoch(at: datetime | None) -> float | None:
+    return None if at is None else at.timestamp()
 
 
 def _seat_round(s: AsyncSession, t: Tournament, round_no: int, players: list[str],
@@ -314,24 +367,37 @@ async def find(s: AsyncSession, tournament_id: str) -> Tournament:
     return t
 
 
-async def shown(s: AsyncSession, t: Tournament) -> dict[str, Any]:
-    """The tournament as PROTOCOL.md §8 shows it."""
+async def shown(s: AsyncSession, t: Tournament, viewer: str | None = None) -> dict[str, Any]:
+    """The tournament as PROTOCOL.md §8 shows it to ``viewer`` (their ``my_table``)."""
     entries = await _entries(s, t.id)
     tables = await _tables(s, t.id)
     pool = t.entry * len(entries)
     rounds: dict[int, list[dict[str, Any]]] = {}
     for x in tables:
         rounds.setdefault(x.round, []).append(
-            {"room": x.room_id, "players": list(x.players), "winner": x.winner})
+            {"room": x.room_id, "players": list(x.players), "winner": x.winner,
+             "opened_at": x.opened_at})
     standings = sorted((e for e in entries if e.place is not None), key=lambda e: e.place or 0)
     return {"id": t.id, "name": t.name, "creator": t.creator_id, "game": t.game,
             "options": t.options, "status": t.status, "players": t.players,
             "table_seats": t.table_seats, "entry": t.entry, "prize_pool": pool,
+            "arrival_seconds": t.arrival_seconds, "my_table": my_table(t, tables, viewer),
             "prizes": prize_chips(pool, t.prizes),
             "registered": [{"id": e.player_id, "name": e.name} for e in entries],
             "rounds": [{"round": n, "tables": tabs} for n, tabs in sorted(rounds.items())],
             "standings": [{"place": e.place, "player": e.player_id, "name": e.name,
                            "prize": e.prize} for e in standings]}
+
+
+def my_table(t: Tournament, tables: Sequence[TournamentTable], viewer: str | None) -> str | None:
+    """The room of the round now running at which ``viewer`` still plays (PROTOCOL.md §8
+    "Where to be"), once it has opened: None while they wait for the round to end (or for
+    their table to open), once they are out, and once the tournament is over."""
+    if t.status != "running" or not tables:
+        return None
+    last = tables[-1].round
+    return next((x.room_id for x in tables if x.round == last and x.winner is None
+                 and x.opened_at is not None and viewer in x.players), None)
 
 
 async def listing(s: AsyncSession) -> list[Tournament]:
@@ -398,3 +464,7 @@ class SqlTournamentStore:
     async def tables_to_open(self, tournament_id: str) -> list[TableToOpen]:
         async with self.sessions() as s, s.begin():
             return await tables_to_open(s, tournament_id)
+
+    async def table_opened(self, room_id: str, at: float) -> None:
+        async with self.sessions() as s, s.begin():
+            await table_opened(s, room_id, at)

@@ -1,30 +1,43 @@
-"""The tournament director on its own (`app.rooms.tournaments`), with a store and an owner
-made up for the test: the sweep opens again what a failed opening left, and only the holder of
-a tournament drives it, and a round's tables open in the gaps between people's actions."""
+"""The tournament director on its own (`app.rooms.tournaments`), with a store, tables and an
+owner made up for the test: the sweep opens again what a failed opening left, only the holder
+of a tournament drives it, a round's tables open in the gaps between people's actions, each
+table's first opening is kept (its first deal's deadline, PROTOCOL.md §8 "Arrival"), and a next
+round's table is told at its players' last tables ("Where to be")."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+from app.rooms.commands import Caller, Command, NextTable
 from app.rooms.pace import Pace
-from app.rooms.tournaments import OpenTable, TournamentDirector
+from app.rooms.store import Arrival
+from app.rooms.tournaments import TournamentDirector
 from app.services.room_settings import RoomSettings
 from app.services.tournaments import TableToOpen
 from tests.waits import eventually
 
 TABLE = TableToOpen("t1", "room1", RoomSettings(game="standard", seats=2, private=True),
-                    [("p1", "Ann"), ("p2", "Bob")])
+                    [("p1", "Ann"), ("p2", "Bob")], arrival_seconds=10)
 
 
-def recording() -> tuple[list[str], OpenTable]:
-    """An ``open_table`` that notes the rooms it opens, and that list."""
-    opened: list[str] = []
+class Recording:
+    """The tables' rooms as the director reaches them: notes the rooms it opens (and their
+    first deals' deadlines) and the commands it runs."""
 
-    async def open_table(room_id: str, settings: RoomSettings,
-                         players: list[tuple[str, str]]) -> None:
-        opened.append(room_id)
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+        self.arrivals: list[Arrival] = []
+        self.ran: list[tuple[str, Command]] = []
 
-    return opened, open_table
+    async def open_table(self, room_id: str, settings: RoomSettings,
+                         players: list[tuple[str, str]], arrival: Arrival) -> None:
+        self.opened.append(room_id)
+        self.arrivals.append(arrival)
+
+    async def run(self, room_id: str, command: Command, caller: Caller) -> dict[str, Any]:
+        self.ran.append((room_id, command))
+        return {}
 
 
 class FlakyStore:
@@ -32,6 +45,10 @@ class FlakyStore:
 
     def __init__(self, fails: int) -> None:
         self.fails = fails
+        self.kept: dict[str, float] = {}  # room -> when it first opened
+
+    async def table_opened(self, room_id: str, at: float) -> None:
+        self.kept.setdefault(room_id, at)
 
     async def running(self) -> list[str]:
         return ["t1"]
@@ -78,48 +95,82 @@ class Owner:
 
 
 async def test_a_blip_while_opening_a_round_is_retried_on_the_sweep() -> None:
-    opened, open_table = recording()
+    tables = Recording()
     store = FlakyStore(fails=2)
-    director = TournamentDirector(store, open_table, sweep=0.01)
+    director = TournamentDirector(store, tables, sweep=0.01)
     try:
         await director.start()  # the first read fails: nothing opened, no error raised
-        assert opened == []
-        await eventually(lambda: opened, "the table opened by a later sweep")
+        assert tables.opened == []
+        await eventually(lambda: tables.opened, "the table opened by a later sweep")
         await eventually(lambda: store.fails == 0, "sweeps went on")
-        assert opened == ["room1"]  # once: an opened table is not opened again
+        assert tables.opened == ["room1"]  # once: an opened table is not opened again
+        # Its opening is kept, and its first deal waits arrival_seconds from then.
+        assert tables.arrivals == [Arrival("t1", store.kept["room1"] + 10)]
     finally:
         await director.close()
 
 
 async def test_only_the_holder_drives_and_a_free_tournament_is_taken() -> None:
-    opened, open_table = recording()
+    tables = Recording()
     owner = Owner()
-    director = TournamentDirector(FlakyStore(fails=0), open_table, owner, sweep=0.01)
+    director = TournamentDirector(FlakyStore(fails=0), tables, owner, sweep=0.01)
     try:
         await director.start()
         await director.advance("t1")
-        assert not director.drives("t1") and opened == []  # held elsewhere
+        assert not director.drives("t1") and tables.opened == []  # held elsewhere
         owner.free = True  # its driver died: the lease ran out
-        await eventually(lambda: opened, "the tournament taken over on a sweep")
-        assert director.drives("t1") and opened == ["room1"]
+        await eventually(lambda: tables.opened, "the tournament taken over on a sweep")
+        assert director.drives("t1") and tables.opened == ["room1"]
     finally:
         await director.close()
     assert owner.holding() == []  # let go on close, for another process to take at once
 
 
 async def test_tables_open_in_a_gap_between_peoples_actions() -> None:
-    opened, open_table = recording()
+    tables = Recording()
     store = ReadCounting()
     pace = Pace(interval=0.0, rest_ratio=0.0, yield_limit=60.0)
-    director = TournamentDirector(store, open_table, sweep=60.0, pace=pace)
+    director = TournamentDirector(store, tables, sweep=60.0, pace=pace)
     try:
         with pace.person():  # a person's action is being handled elsewhere in the process
             director.poked("t1")
             await eventually(lambda: store.reads, "the round's tables read")
             for _ in range(20):  # nothing else to run: the opening has had its chances
                 await asyncio.sleep(0)
-            assert opened == []
-        await eventually(lambda: opened, "the table opened once the action was handled")
-        assert opened == ["room1"]
+            assert tables.opened == []
+        await eventually(lambda: tables.opened, "the table opened once the action was handled")
+        assert tables.opened == ["room1"]
+    finally:
+        await director.close()
+
+
+class Final(FlakyStore):
+    """Round 2 of t1: a final that opened before (a restart found it), whose players won their
+    round-1 tables in rooms room1 and room2."""
+
+    def __init__(self) -> None:
+        super().__init__(fails=0)
+
+    async def tables_to_open(self, tournament_id: str) -> list[TableToOpen]:
+        return [TableToOpen("t1", "final", TABLE.settings, [("p1", "Ann"), ("p3", "Cat")],
+                            opened_at=1000.0, arrival_seconds=60,
+                            previous={"p1": "room1", "p3": "room2"})]
+
+
+async def test_a_next_table_is_told_at_each_players_last_table() -> None:
+    """PROTOCOL.md §8 "Where to be": once the final is open, a `NextTable` runs at each
+    finalist's round-1 room (whose sockets it tells); a table that opened before keeps the
+    deadline of its first opening."""
+    tables = Recording()
+    store = Final()
+    director = TournamentDirector(store, tables, sweep=60.0)
+    try:
+        await director.advance("t1")
+        await eventually(lambda: len(tables.ran) == 2, "both finalists told")
+        assert sorted(tables.ran, key=lambda x: x[0]) == [
+            ("room1", NextTable("t1", "final", "p1")), ("room2", NextTable("t1", "final", "p3"))]
+        assert tables.opened == ["final"]
+        assert tables.arrivals == [Arrival("t1", 1060.0)]
+        assert store.kept == {}  # its opening was kept already
     finally:
         await director.close()

@@ -3,12 +3,12 @@ into the pot and back, the refusals, and whole tournaments played with nobody co
 them through a SIGKILL mid-round.
 
 The games are short (Standard Rummy to 1 point: the first hand decides a match) and the server's
-own moves fast (tests/api/procs.py `FAST_TIMERS`), so a tournament ends in seconds."""
+own moves fast (tests/api/procs.py `FAST_TIMERS`); with nobody connected each table waits the
+shortest `arrival_seconds` (10) before its first deal, so a tournament of two rounds ends in
+about half a minute. Players who come to their tables: tests/api/test_tournament_arrival.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,7 +24,6 @@ from tests.api.procs import (
     balance,
     bearer,
     check_ledger,
-    fresh_database,
     guest,
     ledger_report,
     post_ok,
@@ -35,18 +34,8 @@ pytestmark = pytest.mark.postgres
 
 START = 1000  # RUMMY_STARTING_CHIPS's default
 FOUR = {"name": "Friday knockout", "game": "standard", "options": {"target_score": 1},
-        "players": 4, "table_seats": 2, "entry": 100, "prizes": [70, 30], "turn_seconds": 30}
-
-
-@pytest.fixture
-def proc(tmp_path: Path) -> Iterator[ServerProcess]:
-    with fresh_database("postgresql", tmp_path) as url:
-        server = ServerProcess(tmp_path, url)
-        try:
-            server.start()
-            yield server
-        finally:
-            server.stop()
+        "players": 4, "table_seats": 2, "entry": 100, "prizes": [70, 30], "turn_seconds": 30,
+        "arrival_seconds": 10}
 
 
 async def _players(http: httpx.AsyncClient, count: int) -> list[dict[str, Any]]:
@@ -205,6 +194,8 @@ BAD = [
     ({"table_seats": 7}, "bad_table_seats"),
     ({"game": "nowrang", "options": {}, "table_seats": 3}, "bad_players"),  # for two only
     ({"turn_seconds": 0}, "bad_turn_seconds"),
+    ({"arrival_seconds": 9}, "bad_arrival_seconds"),
+    ({"arrival_seconds": 301}, "bad_arrival_seconds"),
     ({"options": {"no_such_option": True}}, "unknown_option"),
 ]
 
@@ -219,6 +210,9 @@ async def test_bad_tournaments_are_refused(proc: ServerProcess) -> None:
             assert answer.json()["detail"]["code"] == code, (change, answer.text)
         missing = await http.get("/api/tournaments/nope", headers=bearer(creator["token"]))
         assert missing.status_code == 404
+        unsaid = {k: v for k, v in FOUR.items() if k != "arrival_seconds"}
+        made = await post_ok(http, "/api/tournaments", creator["token"], unsaid)
+        assert (made["arrival_seconds"], made["my_table"]) == (60, None)  # the default
 
 
 async def test_mine_lists_the_callers_tournaments_that_register_or_run(

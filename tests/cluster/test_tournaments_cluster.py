@@ -1,14 +1,28 @@
 """Tournaments among several processes (docs/scaling.md, "Tournaments"): registrations on any
 process, one driver under a lease opening every round's tables, results of tables owned by
-another process reaching it, and a survivor that takes a SIGKILLed driver's tournament over
-and finishes it with the right prizes and the ledger intact."""
+another process reaching it, a survivor that takes a SIGKILLed driver's tournament over
+and finishes it with the right prizes and the ledger intact, and players sent to their next
+table (`next_table`, `my_table`) whichever process their sockets and calls reach."""
 
 from __future__ import annotations
+
+import asyncio
 
 import httpx
 import pytest
 import redis
 
+from tests.api.entrants import (
+    KNOCKOUT,
+    Entrant,
+    Table,
+    entrants,
+    no_played_for,
+    opened_table,
+    play_out,
+    played_for,
+    tournament,
+)
 from tests.api.procs import ServerProcess, balance, check_ledger, ledger_report, post_ok
 from tests.api.test_tournaments import (
     FOUR,
@@ -126,3 +140,61 @@ async def test_a_driver_that_loses_its_lease_hands_on_to_tables_elsewhere(
         for http in https:
             await http.aclose()
     check_ledger(ledger_report(procs[0].database_url))
+
+
+async def test_next_table_reaches_sockets_at_either_process(fleet: Fleet) -> None:
+    """Each player follows their round-1 table through one process and has a second socket on
+    it through the other (one of the two is relayed to the table's owner): once the final
+    opens, both of a winner's sockets are sent `next_table`; `my_table` says the same at either
+    process; the winners play the final themselves, reached through the other process."""
+    procs = fleet(2)
+    https = [_client(p) for p in procs]
+    try:
+        people = await entrants(https[0], 4)
+        t = await post_ok(https[0], "/api/tournaments", people[0].token, KNOCKOUT)
+        await _register_across(https, t, [{"token": w.token} for w in people])
+        tid = str(t["id"])
+        tables: dict[str, tuple[Table, Table]] = {}
+
+        async def come(n: int, who: Entrant) -> None:
+            mine = await opened_table(https[n % 2], tid, who, 1)
+            both = (Table(who), Table(who))
+            tables[who.id] = both
+            for k, table in enumerate(both):
+                await table.connect(procs[(n + k) % 2].ws_url(mine["room"]))
+            await play_out(both[0], f"r1-{n}")
+
+        await asyncio.gather(*(come(n, who) for n, who in enumerate(people)))
+        first = await tournament(https[0], tid, people[0])
+        rooms = [x["room"] for x in first["rounds"][0]["tables"]]
+        winners = {x["winner"] for x in first["rounds"][0]["tables"]}
+        finalists = [w for w in people if w.id in winners]
+        told = [await table.next_table() for w in finalists for table in tables[w.id]]
+        final = (await tournament(https[1], tid, people[0]))["rounds"][1]["tables"][0]["room"]
+        assert told == [{"type": "next_table", "tournament": tid, "room": final}] * 4
+        for who in people:
+            for http in https:
+                mine = (await tournament(http, tid, who))["my_table"]
+                assert mine == (final if who in finalists else None), who
+        for pair in tables.values():
+            for table in pair:
+                assert no_played_for(table.events)
+                await table.close()
+
+        async def final_at(n: int, who: Entrant) -> Table:
+            table = Table(who)
+            await table.connect(procs[(n + 1) % 2].ws_url(final))
+            await play_out(table, f"f-{n}")
+            return table
+
+        finals = await asyncio.gather(*(final_at(n, w) for n, w in enumerate(finalists)))
+        for table in finals:
+            assert no_played_for(table.events)
+            await table.close()
+        done = await _finished(https[0], tid, people[0].token)
+        assert done["standings"][0]["player"] in {w.id for w in finalists}
+    finally:
+        for http in https:
+            await http.aclose()
+    logs = played_for(procs[0].database_url, [*rooms, final])
+    assert {why for moves in logs.values() for _, why in moves} == {None}, logs

@@ -11,7 +11,8 @@ import pytest
 
 from app.cluster import wire
 from app.cluster.relay import Relay
-from app.rooms.commands import AddBots, Caller, Info, Offer, SeatTable
+from app.rooms.commands import AddBots, Caller, Info, NextTable, Offer, Present, SeatTable
+from app.rooms.store import Arrival
 
 CALLER = Caller("p1", "Ann")
 MESSAGES: list[wire.Message] = [
@@ -24,7 +25,10 @@ MESSAGES: list[wire.Message] = [
     wire.Call("q1", "node-a", "r1", CALLER, AddBots(2, "hard")),
     wire.Call("q2", "node-a", "r1", CALLER, Offer("r2", "XYZ789")),
     wire.Call("q3", "node-a", "r1", CALLER, Info()),
-    wire.Call("q4", "node-a", "r1", CALLER, SeatTable([("p1", "Ann"), ("p2", "Bob")])),
+    wire.Call("q4", "node-a", "r1", CALLER, SeatTable([("p1", "Ann"), ("p2", "Bob")],
+                                                      Arrival("cd" * 16, 1_790_000_000.25))),
+    wire.Call("q5", "node-a", "r1", CALLER, NextTable("cd" * 16, "r2", "p1")),
+    wire.Call("q6", "node-a", "r1", CALLER, Present()),
     wire.Ret("q1", value={"seats": [1, 2], "room": {"id": "r1"}}),
     wire.Ret("q1", moved=True),
     wire.Logout("ab" * 32),

@@ -3,12 +3,16 @@
 A tournament is created from the page (a refusal first, shown as the client shows refusals),
 registered from it by a player on a desktop and one on a phone (two more register through the
 API), starts by itself, and plays to the end with nobody at its tables (a tournament table's
-absent player is played for: docs/server.md "Tournaments"). The page, which asks again every
-few seconds, shows the bracket's tables and winners, then the standings and prizes; the
-tournament is one of "Your games" on the lobby while it registers and runs.
+absent player is played for once its wait for its players is over: docs/server.md
+"Tournaments", "Tournament arrival"). The page, which asks again every few seconds, shows the
+player's open table with how long its first deal waits for them, the bracket's tables and
+winners, then the standings and prizes; the tournament is one of "Your games" on the lobby
+while it registers and runs.
 
 The games are Standard Rummy to 1 point (the first hand decides a match), as in
-tests/api/test_tournaments.py, so a whole tournament takes seconds.
+tests/api/test_tournaments.py, and each table waits 10 s for its players (the least), so a
+whole tournament takes half a minute. Players who come to their tables, the waiting line and
+the result screen's way to the next table: tests/e2e/test_tournament_arrival.py.
 
 A second server whose computer players are slow keeps a table playing long enough to follow the
 player's own table from the page (one click) and to see the Watch link of a table one is not at.
@@ -38,7 +42,8 @@ START = 1000
 FINISHED_MS = 240_000  # a whole tournament on a busy machine: far beyond its usual seconds
 
 
-def _fill_form(page: Any, name: str, players: int, prizes: str, turn_seconds: int = 30) -> None:
+def _fill_form(page: Any, name: str, players: int, prizes: str, turn_seconds: int = 30,
+               arrival_seconds: int = 10) -> None:
     page.fill("input[name=t_name]", name)
     page.select_option("select[name=t_game]", "standard")
     page.click(".t-options summary")
@@ -48,6 +53,7 @@ def _fill_form(page: Any, name: str, players: int, prizes: str, turn_seconds: in
     page.fill("input[name=t_entry]", "100")
     page.fill("input[name=t_prizes]", prizes)
     page.fill("input[name=t_turn_seconds]", str(turn_seconds))
+    page.fill("input[name=t_arrival_seconds]", str(arrival_seconds))
 
 
 def _create(page: Any, name: str, players: int, prizes: str, turn_seconds: int = 30) -> str:
@@ -107,6 +113,11 @@ def test_a_tournament_from_the_page_to_its_standings(new_page: Any,
 
     for name in ("Cy", "Di"):  # the last place taken starts it
         api(server, "POST", f"/api/tournaments/{tid}/register", _guest(server, name))
+    for page in (ada, bea):  # their tables wait for them (they stay: stand-ins play after 10 s)
+        expect(page.locator("[data-testid=your-table]")).to_contain_text(
+            re.compile(r"Your table is open: round 1, table \d\. The first deal waits for you"))
+        expect(page.locator("[data-testid=tournament] dl.facts")).to_contain_text(
+            re.compile(r"Wait for players\s*10 s"))
 
     for page in (ada, bea):
         expect(page.locator("[data-testid=tournament]")).to_have_attribute(
@@ -200,7 +211,7 @@ def test_own_table_one_click_away_and_a_watch_link(browser: Any,
             _guest(slow_server, "Quinn"))
 
         expect(player.locator("[data-testid=your-table]")).to_contain_text(
-            "Your table is playing: round 1, table 1.")
+            "Your table is open: round 1, table 1. The first deal waits for you")
         room = player.locator("[data-testid=bracket-table]").get_attribute("data-room")
         watch = host.locator("[data-testid=watch-table]")
         expect(watch).to_have_attribute("href", f"#/room/{room}")
@@ -209,6 +220,8 @@ def test_own_table_one_click_away_and_a_watch_link(browser: Any,
         assert_fits(player)
         player.click("[data-testid=go-table]")
         expect(player).to_have_url(re.compile(f"#/room/{room}$"))
+        expect(player.locator("[data-testid=arrival-line]")).to_contain_text(
+            "Waiting for players (1 of 2 here); the deal starts in")  # Quinn never comes
         expect(player.locator("[data-testid=hand] button.card")).not_to_have_count(0)
         watch.click()  # a spectator: the table, no hand of one's own
         expect(host).to_have_url(re.compile(f"#/room/{room}$"))
