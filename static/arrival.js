@@ -89,19 +89,33 @@ function stepText(x, room, me) {
   return t('next.over');
 }
 
+/** Going to the table `room` by itself `after` seconds from the first render (at least one),
+ * and `go` to go at once: a finalist who is on the site is never played for, whichever page of
+ * the tournament they are on (PROTOCOL.md §8). `stopped`: no countdown (the player chose to
+ * stay). */
+export function useGoesTo(room, after, stopped = false) {
+  const [at] = useState(() => Date.now() / 1000 + Math.max(1, after));
+  const now = useNow(true);
+  const left = Math.max(0, Math.ceil(at - now));
+  const go = () => {
+    location.hash = '#/room/' + room;
+  };
+  useEffect(() => {
+    if (left === 0 && !stopped) go();
+  }, [left, stopped]);
+  return { left, go };
+}
+
+/** How long before a table's first deal (at `dealAt`, epoch seconds) a page that waits goes
+ * there by itself: SPARE seconds before it. */
+export function goesBefore(dealAt) {
+  return dealAt - SPARE - Date.now() / 1000;
+}
+
 /** The next table: go now, or by itself after the countdown (shorter when its players are
  * waited for less than that). */
 function NextCountdown({ next, arrival }) {
-  const [from] = useState(() => Date.now() / 1000);
-  const now = useNow(true);
-  const after = Math.max(1, Math.min(GO_AFTER, (arrival || GO_AFTER + SPARE) - SPARE));
-  const left = Math.max(0, Math.ceil(from + after - now));
-  const go = () => {
-    location.hash = '#/room/' + next;
-  };
-  useEffect(() => {
-    if (left === 0) go();
-  }, [left]);
+  const { left, go } = useGoesTo(next, Math.min(GO_AFTER, (arrival || GO_AFTER + SPARE) - SPARE));
   return html`<div class="row wrap next-table" role="status" data-testid="next-table">
     <span>${t('next.open', { n: left })}</span>
     <button type="button" class="btn primary" data-testid="go-next-table" onClick=${go}>${t('next.go')}</button>

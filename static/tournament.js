@@ -9,6 +9,7 @@ import { html, useState, useEffect, errorText, useNow, turnAlert } from './ui.js
 import { t, gameName } from './i18n.js';
 import { api } from './api.js';
 import { StatusBadge, summary } from './tournaments.js';
+import { goesBefore, useGoesTo } from './arrival.js';
 
 const POLL_MS = 3000;
 const LIVE = ['registering', 'running'];
@@ -57,14 +58,21 @@ export function myTable(x) {
   return null;
 }
 
-/** "Go to your table": while it waits for its players, how long the first deal waits. */
+/** "Go to your table": while it waits for its players, how long the first deal waits, and the
+ * page going there by itself a moment before the deal unless the player chooses to stay (a
+ * stand-in then plays for them, as for anyone away). */
 function YourTable({ mine }) {
   const now = useNow(true);
-  const left = Math.ceil(mine.dealAt - now);
-  const params = { round: mine.round, table: mine.n, n: left };
+  const [staying, setStaying] = useState(false);
+  const waiting = mine.dealAt - now > 0;
+  const { left: going } = useGoesTo(mine.room, goesBefore(mine.dealAt), staying || !waiting);
+  const params = { round: mine.round, table: mine.n, n: Math.ceil(mine.dealAt - now) };
   return html`<div class="notice your-table" data-testid="your-table">
-    <span role="status">${t(left > 0 ? 'tournament.table_open' : 'tournament.your_table', params)}</span>
-    <a class="btn primary" href=${'#/room/' + mine.room} data-testid="go-table">${t('tournament.go_table')}</a></div>`;
+    <span role="status">${t(waiting ? 'tournament.table_open' : 'tournament.your_table', params)}</span>
+    ${waiting && !staying && html`<span data-testid="going-to-table">${t('tournament.going', { n: going })}</span>`}
+    <a class="btn primary" href=${'#/room/' + mine.room} data-testid="go-table">${t('tournament.go_table')}</a>
+    ${waiting && !staying && html`<button type="button" class="btn ghost" data-testid="stay-here"
+        onClick=${() => setStaying(true)}>${t('tournament.stay')}</button>`}</div>`;
 }
 
 /** A sound (and a notification when the page is not looked at) once a table opens for the
@@ -109,7 +117,7 @@ export function TournamentView({ id, me, refreshMe }) {
     <p><a href="#/tournaments" data-testid="tournaments-back">${t('tournament.back')}</a></p>
     <div class="row wrap"><h1 data-testid="tournament-name">${x.name}</h1><${StatusBadge} status=${x.status} /></div>
     <p class="muted">${gameName(x.game)} · ${summary(x)}</p>
-    ${mine && html`<${YourTable} mine=${mine} />`}
+    ${mine && html`<${YourTable} key=${mine.room} mine=${mine} />`}
     ${x.status === 'cancelled' && html`<p class="notice">${t('tournament.cancelled')}</p>`}
     <div class="tournament-cols">
       <div>

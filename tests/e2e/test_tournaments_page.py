@@ -21,6 +21,7 @@ player's own table from the page (one click) and to see the Watch link of a tabl
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,6 +41,7 @@ from .test_i18n import LANGS, load, untranslated
 
 START = 1000
 FINISHED_MS = 240_000  # a whole tournament on a busy machine: far beyond its usual seconds
+POLL_MS = 250  # how often a watching test looks at the page again
 
 
 def _fill_form(page: Any, name: str, players: int, prizes: str, turn_seconds: int = 30,
@@ -56,9 +58,10 @@ def _fill_form(page: Any, name: str, players: int, prizes: str, turn_seconds: in
     page.fill("input[name=t_arrival_seconds]", str(arrival_seconds))
 
 
-def _create(page: Any, name: str, players: int, prizes: str, turn_seconds: int = 30) -> str:
+def _create(page: Any, name: str, players: int, prizes: str, turn_seconds: int = 30,
+            arrival_seconds: int = 10) -> str:
     """Fill the form on the Tournaments page and create: the new tournament's id."""
-    _fill_form(page, name, players, prizes, turn_seconds)
+    _fill_form(page, name, players, prizes, turn_seconds, arrival_seconds)
     page.click("[data-testid=create-tournament-submit]")
     expect(page).to_have_url(re.compile(r"#/tournament/[^/]+$"))
     expect(page.locator("[data-testid=tournament-name]")).to_have_text(name)
@@ -77,7 +80,8 @@ def test_a_tournament_from_the_page_to_its_standings(new_page: Any,
 
     ada.click("[data-testid=nav-tournaments]")
     expect(ada.locator("[data-testid=tournaments] h1")).to_have_text("Tournaments")
-    _fill_form(ada, "Friday knockout", 4, "70, 20")
+    # Each page would go to its table by itself 3 s before the deal: 17 s to see it and stay.
+    _fill_form(ada, "Friday knockout", 4, "70, 20", arrival_seconds=20)
     ada.click("[data-testid=create-tournament-submit]")
     expect(ada.locator("[data-testid=tournament-error]")).to_have_text(
         "Prizes must be whole percentages above 0 that add up to 100, at most one per player.")
@@ -113,15 +117,16 @@ def test_a_tournament_from_the_page_to_its_standings(new_page: Any,
 
     for name in ("Cy", "Di"):  # the last place taken starts it
         api(server, "POST", f"/api/tournaments/{tid}/register", _guest(server, name))
-    for page in (ada, bea):  # their tables wait for them (they stay: stand-ins play after 10 s)
+    for page in (ada, bea):  # their tables wait for them (they stay: stand-ins play after 20 s)
         expect(page.locator("[data-testid=your-table]")).to_contain_text(
             re.compile(r"Your table is open: round 1, table \d\. The first deal waits for you"))
+        expect(page.locator("[data-testid=going-to-table]")).to_contain_text("Going there by")
+        page.click("[data-testid=stay-here]")
         expect(page.locator("[data-testid=tournament] dl.facts")).to_contain_text(
-            re.compile(r"Wait for players\s*10 s"))
+            re.compile(r"Wait for players\s*20 s"))
 
+    _stay_to_the_end(ada, bea)
     for page in (ada, bea):
-        expect(page.locator("[data-testid=tournament]")).to_have_attribute(
-            "data-status", "finished", timeout=FINISHED_MS)
         tables = page.locator("[data-testid=bracket] [data-testid=bracket-table]")
         expect(tables).to_have_count(3)  # two tables of two, then the final
         for i in range(3):
@@ -157,6 +162,21 @@ def test_a_tournament_from_the_page_to_its_standings(new_page: Any,
     expect(bea.locator(f"[data-testid=my-tournament-{tid}]")).to_have_count(0)
 
 
+def _stay_to_the_end(*pages: Any) -> None:
+    """Watch the pages until the tournament is over, each staying on the tournament's page
+    whenever a table opens for its player (the page would go there by itself before its
+    deal)."""
+    deadline = time.monotonic() + FINISHED_MS / 1000
+    while not all(page.locator("[data-testid=tournament][data-status=finished]").count()
+                  for page in pages):
+        assert time.monotonic() < deadline, "the tournament did not finish"
+        for page in pages:
+            stay = page.locator("[data-testid=stay-here]")
+            if stay.count():
+                stay.click()
+        pages[0].wait_for_timeout(POLL_MS)
+
+
 def test_unregister_and_cancel_give_the_entry_back(new_page: Any) -> None:
     page = new_page()
     sign_in_as_guest(page, "Cal Cancel")
@@ -189,7 +209,7 @@ def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     yield from e2e_server(tmp_path_factory, "e2e-slow", {"RUMMY_BOT_DELAY_SECONDS": "2"})
 
 
-def test_own_table_one_click_away_and_a_watch_link(browser: Any,
+def test_own_table_reached_by_itself_and_a_watch_link(browser: Any,
                                                    slow_server: dict[str, Any]) -> None:
     contexts = [browser.new_context(viewport=size, base_url=slow_server["base_url"],
                                     has_touch=phone, is_mobile=phone)
@@ -204,7 +224,9 @@ def test_own_table_one_click_away_and_a_watch_link(browser: Any,
         sign_in_as_guest(host, "Hal Host")
         sign_in_as_guest(player, "Pia Player")
         host.goto("/#/tournaments")
-        tid = _create(host, "Heads up", 2, "100", turn_seconds=600)  # the host does not play
+        # The host does not play; the player's page goes to the table by itself 3 s before
+        # its deal: after 17 s.
+        tid = _create(host, "Heads up", 2, "100", turn_seconds=600, arrival_seconds=20)
         player.goto(f"/#/tournament/{tid}")
         player.click("[data-testid=register]")
         api(slow_server, "POST", f"/api/tournaments/{tid}/register",
@@ -218,7 +240,8 @@ def test_own_table_one_click_away_and_a_watch_link(browser: Any,
         expect(watch).to_have_attribute("aria-label", "Watch table 1 of round 1")
         assert_accessible(host)
         assert_fits(player)
-        player.click("[data-testid=go-table]")
+        # Not clicked: the page goes to the table by itself 3 s before its deal.
+        expect(player.locator("[data-testid=going-to-table]")).to_contain_text("Going there by")
         expect(player).to_have_url(re.compile(f"#/room/{room}$"))
         expect(player.locator("[data-testid=arrival-line]")).to_contain_text(
             "Waiting for players (1 of 2 here); the deal starts in")  # Quinn never comes
