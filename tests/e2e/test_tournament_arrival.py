@@ -1,15 +1,16 @@
 """Tournament arrival in the browser (PROTOCOL.md §8 "Arrival" and "Where to be", issue 35).
 
 Four players, each in a browser of their own (two desktops at 1280×800, two phones at 390×844,
-one of the phones in Spanish), enter a knockout at tables of two. From the tournament page
-("Go to your table") each comes to their table, where the first to come sees the waiting line
-("Waiting for players (1 of 2 here); the deal starts in 42 s") until the other one is there,
-and the bracket of a player still on the tournament page marks who is at the table.
-The matches are Knock Rummy to 1 point with a turn timer of 1 s, so the server's moves play
-them out in seconds (the players do nothing: this is about where the client leads them). Each
-round-1 result screen says what comes next: the two winners are led to the final (one clicks
-"Go to your next table", the other is taken there when the countdown ends), the two others are
-out; at the end every result screen gives the player's place.
+in English, Spanish, Danish and Finnish), enter a knockout at tables of two. From the
+tournament page ("Go to your table") each comes to their table, where the first to come sees
+the waiting line ("Waiting for players (1 of 2 here); the deal starts in 42 s") until the
+other one is there, and the bracket of a player still on the tournament page marks who is at
+the table. The matches are Knock Rummy to 1 point with a turn timer of 1 s, so the server's
+moves play them out in seconds (the players do nothing: this is about where the client leads
+them). Each round-1 result screen says what comes next: the two winners are led to the final
+(one clicks "Go to your next table", the other is taken there when the countdown ends), the
+two others are out; at the end every result screen gives the player's place, read in all five
+languages.
 """
 
 from __future__ import annotations
@@ -22,25 +23,26 @@ from playwright.sync_api import expect
 from tests.waits import wait_until
 
 from .conftest import api, assert_accessible, assert_fits, sign_in_as_guest
-from .test_i18n import load, untranslated
+from .test_i18n import LANGS, load, untranslated
 
 DESKTOP = {"width": 1280, "height": 800}
 MATCH_MS = 120_000  # a match of server moves on a busy machine: far beyond its usual seconds
 KNOCKOUT = {"name": "Browser knockout", "game": "knock", "options": {"target_score": 1},
             "players": 4, "table_seats": 2, "entry": 0, "prizes": [100], "turn_seconds": 1,
             "arrival_seconds": 60}
-ES, EN = load("es"), load("en")
+LANG = {"Ada": "en", "Bea": "es", "Cy": "da", "Di": "fi"}
 
 
 def _players(new_page: Any) -> list[tuple[Any, str, str]]:
-    """Ada and Cy on desktops, Bea (in Spanish) and Di on phones: (page, name, token)."""
+    """Ada and Cy on desktops, Bea and Di on phones, each in their language (`LANG`): (page,
+    name, token)."""
     out = []
     for name, phone in (("Ada", False), ("Bea", True), ("Cy", False), ("Di", True)):
         page = new_page(phone=phone)
         if not phone:
             page.set_viewport_size(DESKTOP)
         out.append((page, name, sign_in_as_guest(page, name)))
-    out[1][0].select_option("[data-testid=lang]", "es")
+        page.select_option("[data-testid=lang]", LANG[name])
     return out
 
 
@@ -61,8 +63,10 @@ def test_the_client_leads_each_player_to_their_next_table(new_page: Any,
     ada, bea = people[0][0], people[1][0]
     expect(ada.locator("[data-testid=your-table]")).to_contain_text(
         re.compile(r"Your table is open: round 1, table \d\. The first deal waits for you: \d+ s"))
-    expect(bea.locator("[data-testid=your-table]")).to_contain_text("Tu mesa está abierta")
-    assert not untranslated(bea, "es")
+    for page, name, _ in people:
+        expect(page.locator("[data-testid=your-table]")).to_contain_text(
+            _texts(name)["tournament.table_open"].split(":")[0])
+        assert not untranslated(page, LANG[name])
     assert_fits(bea)
 
     # One player of each table comes first and waits for the other; then the other comes.
@@ -113,11 +117,17 @@ def test_the_client_leads_each_player_to_their_next_table(new_page: Any,
             _texts(name)[key].replace("{place}", str(standing["place"])))
     assert not untranslated(bea, "es")
     assert_fits(bea)
+    page, name = by_id[done["standings"][0]["player"]]
+    for lang in LANGS:  # the result screen's next step in every language
+        page.select_option("[data-testid=lang]", lang)
+        expect(page.locator("[data-testid=next-step]").first).to_have_text(
+            load(lang)["next.champion"].replace("{place}", "1"))
+        assert not untranslated(page, lang), lang
 
 
 def _texts(name: str) -> dict[str, str]:
-    """The words of ``name``'s page: Spanish for Bea, English for the others."""
-    return ES if name == "Bea" else EN
+    """The words of ``name``'s page."""
+    return load(LANG[name])
 
 
 def _waiting(text: str) -> re.Pattern[str]:

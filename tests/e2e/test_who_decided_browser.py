@@ -33,7 +33,7 @@ from .conftest import (
     open_replay,
     sign_in_as_guest,
 )
-from .test_i18n import load, untranslated
+from .test_i18n import LANGS, load, untranslated
 
 DESKTOP = {"width": 1280, "height": 800}
 ANALYSIS_WAIT = 120_000  # ms: the first analysis starts the server's worker process
@@ -121,13 +121,18 @@ def test_the_replay_marks_the_moves_the_server_played(
     assert_accessible(page)
 
 
-def test_the_replay_marks_them_in_finnish(new_page: Any, server: dict[str, Any]) -> None:
+def test_the_replay_marks_them_in_every_language(new_page: Any,
+                                                 server: dict[str, Any]) -> None:
     page = new_page(locale="fi-FI")
     page.set_viewport_size(DESKTOP)
     token = sign_in_as_guest(page, "Ann")
-    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    expect(page.locator("html")).to_have_attribute("lang", "fi")  # the browser's language
     match_id = _nobody_moves(server, token)
     _see_the_marks(page, server, token, match_id, "fi")
+    for lang in LANGS:
+        page.select_option("[data-testid=lang]", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        _see_the_marks(page, server, token, match_id, lang)
 
 
 @pytest.mark.parametrize("size", [pytest.param(DESKTOP, id="desktop"),
