@@ -4,10 +4,9 @@
 // end of the round to wait for, or their way out of the tournament and their place.
 import { html, useState, useEffect, useNow } from './ui.js';
 import { t, gameName } from './i18n.js';
-import { api } from './api.js';
+import { useTournament } from './tournaments.js';
 import { PlayerName, menuPlayer } from './moderation.js';
 
-const POLL_MS = 3000;
 const GO_AFTER = 10; // seconds before the next table opens by itself
 const SPARE = 3; // seconds of the next table's wait for players left when it does
 
@@ -36,39 +35,12 @@ export function ArrivalWait({ room, view, me }) {
   </div>`;
 }
 
-/** The tournament, asked again every POLL_MS while it runs and the player's next step is not
- * known yet (`done`). */
-function useTournament(id, done) {
-  const [x, setX] = useState(null);
-  useEffect(() => {
-    let alive = true;
-    let timer = null;
-    const load = async () => {
-      let again = true;
-      try {
-        const got = await api(`/api/tournaments/${encodeURIComponent(id)}`);
-        again = got.status === 'running';
-        if (alive) setX(got);
-      } catch {
-        // a passing failure: asked again in a moment
-      }
-      if (alive && again) timer = setTimeout(load, POLL_MS);
-    };
-    if (!done) load();
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
-  }, [id, done]);
-  return x;
-}
-
 /** What comes next, on the result screen of a tournament table's match. `told`: the
  * `next_table` message this table's socket was sent, if any. */
 export function TournamentNext({ room, me, told }) {
   const seated = room.players.some((p) => p && p.player_id === me.id);
   const fromSocket = told ? told.room : null;
-  const x = useTournament(room.tournament, !!fromSocket);
+  const [x] = useTournament(room.tournament, { stopped: !!fromSocket, hidden: true });
   const next = fromSocket || (x && x.my_table && x.my_table !== room.id ? x.my_table : null);
   let body;
   if (!seated) body = null;

@@ -8,41 +8,9 @@
 import { html, useState, useEffect, errorText, useNow, turnAlert } from './ui.js';
 import { t, gameName } from './i18n.js';
 import { api } from './api.js';
-import { StatusBadge, summary } from './tournaments.js';
+import { StatusBadge, summary, useTournament } from './tournaments.js';
 import { goesBefore, useGoesTo } from './arrival.js';
 
-const POLL_MS = 3000;
-const LIVE = ['registering', 'running'];
-
-/** The tournament, asked again every POLL_MS while it is live (not while the tab is hidden). */
-function useTournament(id) {
-  const [data, setData] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    let alive = true;
-    let timer = null;
-    const load = async () => {
-      let live = true;
-      if (!document.hidden) {
-        try {
-          const got = await api(`/api/tournaments/${encodeURIComponent(id)}`);
-          live = LIVE.includes(got.status);
-          if (alive) { setData(got); setError(null); }
-        } catch (e) {
-          live = e.status !== 404;
-          if (alive) setError(e);
-        }
-      }
-      if (alive && live) timer = setTimeout(load, POLL_MS);
-    };
-    load();
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
-  }, [id]);
-  return [data, setData, error];
-}
 
 /** The player's table of the round now running, once open (the server's `my_table`):
  * { round, n, room, dealAt } (dealAt: when its first deal comes at the latest), or null. */

@@ -8,6 +8,8 @@ import { api, ApiError } from './api.js';
 import { OptionField, collectOptions } from './host.js';
 
 const REFRESH_MS = 5000;
+const POLL_MS = 3000; // one tournament, while it registers or runs
+const LIVE = ['registering', 'running'];
 const MAX_TABLE_SEATS = 6; // PROTOCOL.md §8: 2–6, and within the game's range
 
 /** The prizes field ("70, 30") as whole percentages; a refusal of the server's own code
@@ -17,6 +19,39 @@ export function parsePrizes(text) {
   const prizes = parts.map(Number);
   if (!prizes.length || !prizes.every(Number.isInteger)) throw new ApiError('bad_prizes', 'not whole numbers', 0);
   return prizes;
+}
+
+/** The tournament, asked again every POLL_MS while it registers or runs: [data, setData,
+ * error]. `stopped`: not asked at all (the caller knows what it needed). A hidden tab is not
+ * asked unless `hidden` (a table's result screen must learn its player's next table even
+ * then, or they would be played for). */
+export function useTournament(id, { stopped = false, hidden = false } = {}) {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    let alive = true;
+    let timer = null;
+    const load = async () => {
+      let live = true;
+      if (hidden || !document.hidden) {
+        try {
+          const got = await api(`/api/tournaments/${encodeURIComponent(id)}`);
+          live = LIVE.includes(got.status);
+          if (alive) { setData(got); setError(null); }
+        } catch (e) {
+          live = e.status !== 404;
+          if (alive) setError(e);
+        }
+      }
+      if (alive && live) timer = setTimeout(load, POLL_MS);
+    };
+    if (!stopped) load();
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+    };
+  }, [id, stopped]);
+  return [data, setData, error];
 }
 
 /** "3 / 4 players · Entry 100 chips": a tournament's line in a list. */
