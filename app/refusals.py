@@ -77,6 +77,7 @@ class Code(StrEnum):
     CANNOT_DECLARE = "cannot_declare"
     CANNOT_DISCARD_TAKEN_CARD = "cannot_discard_taken_card"
     CANNOT_LAY_OFF_OWN = "cannot_lay_off_own"
+    CANNOT_REPORT_SELF = "cannot_report_self"
     CANNOT_USE_DISCARD = "cannot_use_discard"
     CARD_LOCKED = "card_locked"
     CARD_NOT_AVAILABLE = "card_not_available"
@@ -97,6 +98,7 @@ class Code(StrEnum):
     INSUFFICIENT_CHIPS = "insufficient_chips", 409
     INTERNAL_ERROR = "internal_error", 500, Fault.SERVER
     INVALID_CREDENTIALS = "invalid_credentials", 401
+    INVALID_INPUT = "invalid_input", 422
     INVALID_MELD = "invalid_meld"
     INVALID_NAME = "invalid_name"
     INVALID_USERNAME = "invalid_username"
@@ -111,6 +113,7 @@ class Code(StrEnum):
     MATCH_NOT_OVER = "match_not_over", 409
     MELD_LEFT_IN_HAND = "meld_left_in_hand"
     MESSAGE_TOO_LARGE = "message_too_large", 413
+    METHOD_NOT_ALLOWED = "method_not_allowed", 405
     MISSING_FIELD = "missing_field"
     MUST_DISCARD = "must_discard"
     MUST_DRAW_FIRST = "must_draw_first"
@@ -159,6 +162,7 @@ class Code(StrEnum):
     SUSPENDED = "suspended", 403
     SWAP_TOO_LATE = "swap_too_late"
     TOO_MANY_ATTEMPTS = "too_many_attempts", 429
+    TOO_MANY_REPORTS = "too_many_reports", 429
     TOO_MANY_SOCKETS = "too_many_sockets", 429
     TOO_MANY_WAITING_ROOMS = "too_many_waiting_rooms", 409
     TOPUP_HAS_CHIPS = "topup_has_chips", 409

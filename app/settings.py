@@ -178,6 +178,8 @@ class Settings(BaseSettings):
     # Many people share an address (a café, a school, a mobile network's NAT): the guest limit
     # is for scripts making thousands, not for a room full of newcomers.
     guests_per_address_per_hour: Count = 200
+    # Reports one player may file per hour (issue 36: one guest sent 300 in a burst).
+    reports_per_player_per_hour: Count = 10
     # Rooms one host may have waiting for players at once (issue 18: one guest hosted 300).
     max_waiting_rooms_per_host: Annotated[int, Field(ge=1, le=1000)] = 5
     # Prefix of this deployment's Redis keys, so that deployments (or tests) sharing one Redis

@@ -56,10 +56,6 @@ export async function api(path, { method = 'GET', body, token = session.token } 
     if (d && d.code) {
       throw new ApiError(d.code, d.message, res.status, { options: d.options, retryAfter: d.retry_after ?? null });
     }
-    if (Array.isArray(d) && d.length) {
-      const msg = d.map((x) => `${(x.loc || []).slice(1).join('.')}: ${x.msg}`).join('; ');
-      throw new ApiError('invalid_input', msg, res.status);
-    }
     throw new ApiError('http_' + res.status, res.statusText, res.status);
   }
   return data;

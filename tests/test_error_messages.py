@@ -21,7 +21,7 @@ from tests.conftest import REPO_ROOT
 
 LANGS = ["en", "da", "es", "fi", "nl"]
 # Codes the browser client makes itself (static/api.js, static/table.js).
-CLIENT_CODES = {"network_error", "not_connected", "connection_lost", "invalid_input"}
+CLIENT_CODES = {"network_error", "not_connected", "connection_lost"}
 RULE_ID = re.compile(r"\b[A-Z]{2,}-[A-Z0-9]+(-\d+)?\b")
 # Strings equal to a code that mean something else in their module; kept as small as it can be.
 NOT_A_CODE = {

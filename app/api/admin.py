@@ -15,7 +15,7 @@ from functools import partial
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Query, Request
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BeforeValidator, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
@@ -32,6 +32,7 @@ from .schemas import (
     AuditOut,
     CorrectionOut,
     FairplayOut,
+    In,
     Integer,
     LedgerOut,
     MatchListOut,
@@ -147,18 +148,18 @@ async def views(admin: AdminPlayer, session: SessionDep, page: PageDep) -> Views
 # --- moderation (PROTOCOL.md §9): each action recorded in the audit ---------------------------
 
 
-class DecisionIn(BaseModel):
+class DecisionIn(In):
     status: Literal["dismissed", "actioned"]
     note: str = Field(max_length=MAX_NOTE)
 
 
-class SanctionIn(BaseModel):
+class SanctionIn(In):
     kind: Literal["chat_mute", "suspension"]
     hours: Integer = Field(ge=1, le=moderation.MAX_HOURS)
     reason: str = Field(max_length=MAX_NOTE)
 
 
-class CorrectionIn(BaseModel):
+class CorrectionIn(In):
     amount: Integer = Field(ge=-moderation.MAX_CORRECTION, le=moderation.MAX_CORRECTION)
     reason: str = Field(max_length=MAX_NOTE)
 

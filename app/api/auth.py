@@ -9,7 +9,7 @@ show.
 from __future__ import annotations
 
 from fastapi import Request
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from app.db.models import Player
 from app.services import accounts
@@ -20,6 +20,7 @@ from .schemas import (
     NAME_RULE,
     PASSWORD_RULE,
     USERNAME_RULE,
+    In,
     LogoutOut,
     PlayerRef,
     TokenOut,
@@ -31,16 +32,16 @@ from .sockets import SocketIndex
 router = api_router("/api/auth", "auth", 503)
 
 
-class GuestIn(BaseModel):
+class GuestIn(In):
     name: str = Field(min_length=1, max_length=40, json_schema_extra=NAME_RULE)
 
 
-class CredentialsIn(BaseModel):
+class CredentialsIn(In):
     username: str = Field(max_length=64)
     password: str = Field(max_length=256)
 
 
-class AccountIn(BaseModel):
+class AccountIn(In):
     username: str = Field(max_length=64, json_schema_extra=USERNAME_RULE)
     password: str = Field(max_length=256, json_schema_extra=PASSWORD_RULE)
     name: str | None = Field(None, max_length=64, json_schema_extra=NAME_RULE)  # default: kept

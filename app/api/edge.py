@@ -1,12 +1,15 @@
 """The web edge: what every HTTP answer passes through (docs/security.md).
 
 - `BodyLimit`: request bodies over 64 KiB are refused with 413 before they are read whole.
-- `NoNul`: a NUL character in a request's path, query or JSON body is refused with 400.
+- `NoNul`: a NUL character in a request's path or query is refused with 400 (in a JSON body,
+  a request model refuses it in the fields it declares: `schemas.In`).
 - `SecurityHeaders`: a strict Content-Security-Policy and friends on every answer.
 - `ClientFiles`: the browser client, revalidated on every use (ETag, 304), mounted at `/` by
   `ClientMount`, which leaves `/api/` to the router.
 - `CountErrors`: every answer of 400 or more counted by its refusal code (the metrics).
-- `protect`: wires these, and gzip, into an app in the right order.
+- `protect`: wires these, and gzip, into an app in the right order, with the handlers that give
+  every error under `/api/` the one error format: Starlette's own 404 and 405 (with an `Allow`
+  naming every method of the path) and FastAPI's 422 (`invalid_input`).
 
 All are pure ASGI and pass websockets through untouched; the websocket message limit is
 uvicorn's (`ws_max_size`, set by `app.cli serve`).
@@ -18,22 +21,29 @@ import contextlib
 import gzip
 import os
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import orjson
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import Match, Mount
+from starlette.routing import BaseRoute, Match, Mount, Route, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics
-from app.refusals import Code, Refusal
+from app.refusals import MAX_MESSAGE, Code, Refusal
 
 from . import errors
+from .schemas import NUL_MESSAGE
 
 MAX_BODY_BYTES = 65_536
+API_PREFIX = "/api/"
 DOCS_PATHS = ("/docs", "/redoc")
 
 # The client is ES modules and a stylesheet from this origin; it talks to this origin's API and
@@ -101,37 +111,23 @@ class BodyLimit(_HttpMiddleware):
         await self.app(scope, counted, send)
 
 
-# A JSON string's NUL is the escape \u0000 (a raw one is not JSON): one not itself escaped.
-_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
-
-
-def _nul_refused() -> Refusal:
-    return Refusal(Code.NUL_CHARACTER, "text may not contain the NUL character (U+0000)")
+def _nul_refused(fields: dict[str, object] | None = None) -> Refusal:
+    return Refusal(Code.NUL_CHARACTER, NUL_MESSAGE, fields)
 
 
 class NoNul(_HttpMiddleware):
-    """Refuses with 400 `nul_character` a request that carries a NUL character in its path, its
-    query or its JSON body: no name, id or filter holds one, and PostgreSQL cannot store or
-    compare one (it would answer with an error, a 500). The schema says so of every string
-    (`app.api.schemas.document`). The body is read whole before a route parses it, so the check
-    comes as its last chunk arrives (within `BodyLimit`'s bound)."""
+    """Refuses with 400 `nul_character` a request that carries a NUL character in its path or
+    its query: no id or filter holds one, and PostgreSQL cannot store or compare one (it would
+    answer with an error, a 500). The schema says so of every string
+    (`app.api.schemas.document`); a JSON body's declared fields are checked by their model
+    (`schemas.In`), so a key the schema leaves free may hold one."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         query: bytes = scope["query_string"]
         if "\x00" in scope["path"] or b"\x00" in query or b"%00" in query:
             await errors.response(_nul_refused())(scope, receive, send)
             return
-        body = bytearray()
-
-        async def checked() -> Message:
-            message = await receive()
-            body.extend(message.get("body", b""))
-            if not message.get("more_body", False) and (b"\x00" in body
-                                                        or _JSON_NUL.search(body)):
-                raise errors.http_exception(_nul_refused())
-            return message
-
-        await self.app(scope, checked, send)
+        await self.app(scope, receive, send)
 
 
 class SecurityHeaders(_HttpMiddleware):
@@ -152,8 +148,9 @@ class SecurityHeaders(_HttpMiddleware):
 
 class CountErrors(_HttpMiddleware):
     """Counts every answer of 400 or more in `rummy_errors_total` by its refusal code: the
-    body's ``detail.code`` (the error format), else ``http_<status>`` (FastAPI's own 422, a
-    405); an exception that escapes every handler is the 500 ``internal_error``."""
+    body's ``detail.code`` (the error format), else ``http_<status>`` (outside `/api/`: the
+    client's files' 404); an exception that escapes every handler is the 500
+    ``internal_error``."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         status = 0
@@ -215,9 +212,92 @@ class ClientMount(Mount):
     answer any method on any path, with `Allow: GET, HEAD`)."""
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+        if scope["type"] == "http" and scope["path"].startswith(API_PREFIX):
             return Match.NONE, {}
         return super().matches(scope)
+
+
+def walk_routes(routes: list[BaseRoute], prefix: str = "") -> Iterator[tuple[str, Route]]:
+    """Every route with its full path, through included routers (FastAPI keeps those as route
+    objects of their own, holding the original router and the include's prefix)."""
+    for route in routes:
+        included: Any = getattr(route, "original_router", None)
+        if included is not None:
+            context: Any = getattr(route, "include_context")  # noqa: B009 - not on BaseRoute
+            yield from walk_routes(included.routes, prefix + context.prefix)
+        elif isinstance(route, Route):
+            yield prefix + route.path, route
+
+
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """The methods of every route of `app` whose path matches `path`, sorted: what a 405's
+    `Allow` names (`GET` and `PATCH /api/me` are two routes). The table is made at the first
+    405 (routes are all added by then)."""
+    table: list[tuple[re.Pattern[str], frozenset[str]]] | None = getattr(
+        app.state, "route_methods", None)
+    if table is None:
+        table = [(compile_path(full)[0], frozenset(route.methods or ()))
+                 for full, route in walk_routes(app.routes)]
+        app.state.route_methods = table
+    return sorted({method for pattern, methods in table if pattern.match(path)
+                   for method in methods})
+
+
+# The errors Starlette and FastAPI give themselves, as a sentence: no route for the path; a body
+# that cannot be read (not UTF-8); a method the path does not take (`_not_allowed`).
+_OWN_ERRORS = {
+    404: Refusal(Code.NOT_FOUND, "no API call at this path"),
+    400: Refusal(Code.MALFORMED_JSON, "the request body could not be read as JSON"),
+}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's and FastAPI's own errors in the error format under `/api/`: 404
+    `not_found`, 400 `malformed_json`, 405 `method_not_allowed` with `Allow`; an answer already
+    in the format, and every answer outside `/api/` (the client's files), as Starlette gives
+    it."""
+    assert isinstance(exc, StarletteHTTPException)  # noqa: S101 - registered for it only
+    path = request.scope["path"]
+    if isinstance(exc.detail, dict) or not path.startswith(API_PREFIX):
+        return await http_exception_handler(request, exc)
+    if exc.status_code == 405:
+        return _not_allowed(request, path)
+    if exc.status_code in _OWN_ERRORS:
+        return errors.response(_OWN_ERRORS[exc.status_code])
+    return await http_exception_handler(request, exc)
+
+
+def _not_allowed(request: Request, path: str) -> Response:
+    allowed = allowed_methods(request.app, path)
+    method = request.method[:16]
+    return errors.response(
+        Refusal(Code.METHOD_NOT_ALLOWED,
+                f"{method} is not allowed here; this path takes {', '.join(allowed)}",
+                {"allowed": allowed}),
+        headers={"Allow": ", ".join(allowed)})
+
+
+MAX_FIELD_ERRORS = 10  # of a 422's `errors`: a body of a thousand bad items is not echoed back
+_MAX_LOC = 64  # characters of a key in an error's `loc` (a body's own keys may be long)
+
+
+def _field_error(error: dict[str, Any]) -> dict[str, Any]:
+    loc = [part[:_MAX_LOC] if isinstance(part, str) else part for part in error["loc"]]
+    return {"type": str(error["type"]), "loc": loc, "msg": str(error["msg"])[:MAX_MESSAGE]}
+
+
+async def _invalid_input(request: Request, exc: Exception) -> Response:
+    """FastAPI's 422, a request its own schema refuses, in the error format: ``invalid_input``
+    with `errors` (each its `type`, `loc` and `msg`, the input itself left out); a NUL
+    character in a declared field is 400 `nul_character` (`schemas.In`)."""
+    assert isinstance(exc, RequestValidationError)  # noqa: S101 - registered for it only
+    found = [_field_error(error) for error in exc.errors()]
+    fields: dict[str, object] = {"errors": found[:MAX_FIELD_ERRORS]}
+    if any(error["type"] == Code.NUL_CHARACTER for error in found):
+        return errors.response(_nul_refused(fields))
+    message = "; ".join(".".join(str(part) for part in error["loc"][1:]) + f": {error['msg']}"
+                        for error in found)
+    return errors.response(Refusal(Code.INVALID_INPUT, message[:MAX_MESSAGE], fields))
 
 
 def _server_error(request: Request, exc: Exception) -> JSONResponse:
@@ -237,3 +317,5 @@ def protect(app: FastAPI) -> None:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(CountErrors)
     app.add_exception_handler(Exception, _server_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _invalid_input)

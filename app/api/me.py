@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from fastapi import Query, Request
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from app.db.base import utcnow
 from app.services import accounts, history, ledger, progress, tables, wallet
@@ -15,6 +15,7 @@ from .schemas import (
     MAX_OFFSET,
     NAME_RULE,
     AccuracyOut,
+    In,
     MatchesPage,
     MeOut,
     MyRoomsOut,
@@ -28,7 +29,7 @@ from .schemas import (
 router = api_router("/api/me", "me", 401, 503)
 
 
-class NameIn(BaseModel):
+class NameIn(In):
     name: str = Field(max_length=64, json_schema_extra=NAME_RULE)
 
 

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from fastapi import Request, Response
+from pydantic import Field
 
 from app.services import moderation
 
 from .deps import CurrentPlayer, SessionDep
-from .schemas import MAX_TEXT, BlocksOut, CreatedOut, api_router, errors
+from .schemas import MAX_TEXT, BlocksOut, CreatedOut, In, api_router, errors
 
 router = api_router("/api", "moderation", 401, 503)
 
 
-class ReportIn(BaseModel):
+class ReportIn(In):
     player: str = Field(max_length=MAX_TEXT)
     match: str | None = Field(None, max_length=MAX_TEXT)
     reason: Literal["cheating", "collusion", "abuse", "other"]
@@ -41,9 +42,18 @@ async def my_blocks(player: CurrentPlayer, session: SessionDep) -> BlocksOut:
         return BlocksOut(blocked=await moderation.blocked_by(session, player.id))
 
 
-@router.post("/reports", status_code=201, responses=errors(400, 404))
-async def report(body: ReportIn, player: CurrentPlayer, session: SessionDep) -> CreatedOut:
-    """Report a player (optionally about a match) to the admins."""
+@router.post("/reports", status_code=201, responses={
+    200: {"model": CreatedOut, "description": "The reporter's open report of the same player "
+                                              "and match: a repeat is folded into it"},
+    **errors(400, 404, 429)})
+async def report(body: ReportIn, player: CurrentPlayer, session: SessionDep, request: Request,
+                 response: Response) -> CreatedOut:
+    """Report a player (optionally about a match) to the admins: 201 and the new report, or
+    200 and the caller's open one of the same player and match."""
+    per_hour = request.app.state.settings.reports_per_player_per_hour
     async with session.begin():
-        return CreatedOut(id=await moderation.report(session, player.id, body.player,
-                                                     body.match, body.reason, body.text))
+        report_id, new = await moderation.report(session, player.id, body.player, body.match,
+                                                 body.reason, body.text, per_hour=per_hour)
+    if not new:
+        response.status_code = 200
+    return CreatedOut(id=report_id)

@@ -36,6 +36,7 @@ from .deps import CurrentPlayer, GatewayDep, RegistryDep, SessionDep, client_add
 from .quickseat import quick_seat
 from .schemas import (
     BotsOut,
+    In,
     Integer,
     JoinedOut,
     LeftOut,
@@ -51,7 +52,7 @@ router = api_router("/api", "rooms", 503)
 MAX_SEATS = max(g.max_players for g in GAMES.values())
 
 
-class RoomIn(BaseModel):
+class RoomIn(In):
     model_config = ConfigDict(json_schema_extra=room_rules)
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
@@ -72,7 +73,7 @@ class RoomIn(BaseModel):
         return RoomSettings(**self.model_dump())
 
 
-class QuickSeatIn(BaseModel):
+class QuickSeatIn(In):
     """The settings a quick-seat caller asks for (PROTOCOL.md §8): a public room's, with no
     host choices (grace period, spectator chat, stacked deals) left to make."""
 
@@ -105,11 +106,11 @@ class LobbyFilter(BaseModel):
                    for name, value in self.model_dump().items())
 
 
-class JoinIn(BaseModel):
+class JoinIn(In):
     invite: str | None = Field(None, max_length=64)
 
 
-class BotsIn(BaseModel):
+class BotsIn(In):
     model_config = ConfigDict(json_schema_extra=bot_rules)
     count: Integer = Field(ge=1, le=12)
     level: str = Field(DEFAULT_LEVEL, max_length=32)  # easy, normal or hard

@@ -18,14 +18,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi import APIRouter, FastAPI
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic.json_schema import JsonDict, JsonValue
-from starlette.types import Receive, Scope, Send
+from pydantic_core import PydanticCustomError
 
 from app.bots.registry import LEVELS
 from app.engine.games import GAMES
+from app.refusals import Code
 from app.services import accounts
 from app.services.room_settings import MAX_GRACE_SECONDS, MAX_STAKE, MAX_TURN_SECONDS
 from app.services.tournaments import MAX_ARRIVAL_SECONDS, MIN_ARRIVAL_SECONDS
@@ -93,27 +94,21 @@ def _add_rules(schema: JsonDict, rules: dict[str, JsonDict]) -> None:
 
 class Route(APIRoute):
     """A route whose answer holds only the keys its service set (`response_model_exclude_unset`):
-    validating an answer never adds a key. Its 405 names every method of its path, not only
-    its own (`GET` and `PATCH /api/me` are two routes)."""
+    validating an answer never adds a key. (Its 405's `Allow` is the edge's: every method of
+    its path, `edge.allowed_methods`.)"""
 
     def __init__(self, path: str, endpoint: Any, **kwargs: Any) -> None:
         super().__init__(path, endpoint, **{**kwargs, "response_model_exclude_unset": True})
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.methods is not None and scope["method"] not in self.methods:
-            methods = {method for route in scope["router"].routes if isinstance(route, APIRoute)
-                       and route.path_regex.match(scope["path"]) for method in route.methods or ()}
-            raise HTTPException(405, headers={"Allow": ", ".join(sorted(methods))})
-        await super().handle(scope, receive, send)
 
 
 NO_NUL = "^[^\\u0000]*$"
 
 
 def document(app: FastAPI) -> None:
-    """Make `app`'s OpenAPI document say of every string what the edge enforces (`edge.NoNul`):
-    it holds no NUL character; and of every call that reads a token that it may be refused
-    with 403 (``suspended``: PROTOCOL.md §9)."""
+    """Make `app`'s OpenAPI document say of every string what the edge and `In` enforce: it
+    holds no NUL character; of every call that reads a token that it may be refused with 403
+    (``suspended``: PROTOCOL.md §9); and of a 422 that it is in the error format
+    (``invalid_input``, the edge's), not FastAPI's list."""
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -121,6 +116,7 @@ def document(app: FastAPI) -> None:
             document = build()
             _no_nul(document)
             _suspended(document)
+            _invalid_input(document)
         return build()
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -134,6 +130,18 @@ def _suspended(document: dict[str, Any]) -> None:
         for operation in operations.values():
             if operation.get("security"):
                 operation["responses"].setdefault("403", forbidden)
+
+
+def _invalid_input(document: dict[str, Any]) -> None:
+    error_out = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            if "422" in operation["responses"]:
+                operation["responses"]["422"] = {"description": _MEANING[422],
+                                                 "content": error_out}
+    schemas = document.get("components", {}).get("schemas", {})
+    for fastapis in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(fastapis, None)
 
 
 def _no_nul(node: Any) -> None:
@@ -151,23 +159,59 @@ class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+NUL_MESSAGE = "text may not contain the NUL character (U+0000)"
+
+
+class In(BaseModel):
+    """A request body. No field it declares holds a NUL character, at any depth (PostgreSQL can
+    neither store nor compare one): the request is refused with 400 ``nul_character`` (the
+    edge's `invalid_input` answer), as the schema says of every string. A key it does not
+    declare is ignored, whatever it holds."""
+
+    @field_validator("*")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if _holds_nul(value):
+            raise PydanticCustomError(Code.NUL_CHARACTER.value, NUL_MESSAGE)
+        return value
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(_holds_nul(item) for item in value)
+    return False
+
+
 # --- refusals ---------------------------------------------------------------------------------
+
+
+class FieldError(BaseModel):
+    """What is wrong with one part of a request its schema refuses (pydantic's error): its
+    `type`, where it is (`loc`: ``["body", "seats"]``) and a sentence."""
+
+    type: str
+    loc: list[str | int]
+    msg: str
 
 
 class ErrorDetail(BaseModel):
     """A refusal: a stable `code` and a human `message`; some add fields (a 429's
-    `retry_after`, a conflict's `options`)."""
+    `retry_after`, a conflict's `options`, a 405's `allowed`, a 422's `errors`)."""
 
     model_config = ConfigDict(extra="allow")
     code: str
     message: str
+    errors: list[FieldError] | None = None
 
 
 class ErrorOut(BaseModel):
-    """An error answer. `detail` is a sentence only where the request could not be read at all
-    (a body that is not UTF-8: FastAPI's own 400)."""
+    """An error answer: every 4xx and 5xx under ``/api/``."""
 
-    detail: ErrorDetail | str
+    detail: ErrorDetail
 
 
 _MEANING = {
@@ -177,6 +221,7 @@ _MEANING = {
     404: "No such thing (or not visible to this player)",
     409: "Conflicts with the current state",
     413: "The request body is over 64 KiB",
+    422: "The request does not fit its schema (`invalid_input`: `errors` says where)",
     429: "Too many attempts: wait Retry-After seconds",
     503: "Storage unavailable, a room between processes, or (readiness) the process cannot "
          "take actions: try again shortly",
@@ -192,7 +237,8 @@ def api_router(prefix: str, tag: str, *statuses: int) -> APIRouter:
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The `responses=` of a route that refuses with these statuses, in the error format.
-    (422, the request's own validation, FastAPI declares for routes with parameters.)"""
+    (422, the request's own validation, FastAPI declares for routes with parameters; `document`
+    puts it in the error format.)"""
     return {status: {"model": ErrorOut, "description": _MEANING[status]}
             for status in statuses}
 

@@ -12,7 +12,7 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from app.db.models import Player
 from app.rooms.commands import Caller, Present
@@ -23,6 +23,7 @@ from app.services.tournaments import ARRIVAL_SECONDS, TournamentSettings
 from .deps import CurrentPlayer, GatewayDep, SessionDep
 from .gateway import Gateway
 from .schemas import (
+    In,
     Integer,
     TournamentOut,
     TournamentsOut,
@@ -42,7 +43,7 @@ def _director(request: Request) -> TournamentDirector:
 DirectorDep = Annotated[TournamentDirector, Depends(_director)]
 
 
-class TournamentIn(BaseModel):
+class TournamentIn(In):
     model_config = ConfigDict(json_schema_extra=tournament_rules)
     name: str | None = None
     game: str

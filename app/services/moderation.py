@@ -7,6 +7,7 @@ The caller owns the transaction, as with the ledger; nothing here commits.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,6 +28,7 @@ KINDS = ("chat_mute", "suspension")
 MAX_REPORT_TEXT = 1000
 MAX_HOURS = 24 * 365 * 10  # ten years: longer is a permanent ban, which this is not
 MAX_CORRECTION = 10**12
+REPORT_WINDOW = timedelta(hours=1)
 
 
 class Suspended(FixedRefusal):
@@ -35,6 +37,10 @@ class Suspended(FixedRefusal):
 
 class ChatMuted(FixedRefusal):
     code = Code.CHAT_MUTED
+
+
+class TooManyReports(FixedRefusal):
+    code = Code.TOO_MANY_REPORTS
 
 
 # --- blocks -----------------------------------------------------------------------------------
@@ -81,14 +87,44 @@ async def blockers_of(s: AsyncSession, speakers: Iterable[str | None]
 
 
 async def report(s: AsyncSession, reporter_id: str, player_id: str, match_id: str | None,
-                 reason: str, text: str) -> str:
-    """File a report; its id."""
+                 reason: str, text: str, *, per_hour: int) -> tuple[str, bool]:
+    """File a report; its id, and whether it is new. Nobody reports themselves
+    (``cannot_report_self``). A report of the same player (about the same match, or about none)
+    that the reporter has open already is the answer, unchanged: a repeat is not a new
+    report. A new one is refused (429 ``too_many_reports``) beyond ``per_hour`` in the last
+    hour. The reporter's row is locked, so that one player's reports are filed one at a time
+    and two at once can neither both pass the limit nor both be new."""
+    if player_id == reporter_id:
+        raise Refusal(Code.CANNOT_REPORT_SELF, "you cannot report yourself")
     await matches.existing_player(s, player_id)
+    await s.execute(select(Player.id).where(Player.id == reporter_id).with_for_update())
+    same_match = Report.match_id.is_(None) if match_id is None else Report.match_id == match_id
+    found = await s.scalar(select(Report.id).where(
+        Report.reporter_id == reporter_id, Report.player_id == player_id, same_match,
+        Report.status == "open").order_by(Report.created_at).limit(1))
+    if found is not None:
+        return found, False
+    await _check_report_limit(s, reporter_id, per_hour)
     row = Report(id=new_id(), reporter_id=reporter_id, player_id=player_id, match_id=match_id,
                  reason=reason, text=text, status="open")
     s.add(row)
     await s.flush()
-    return row.id
+    return row.id, True
+
+
+async def _check_report_limit(s: AsyncSession, reporter_id: str, per_hour: int) -> None:
+    """Refuse a report beyond ``per_hour`` in the sliding hour, with the whole seconds until the
+    oldest that counts leaves it."""
+    now = utcnow()
+    times = list(await s.scalars(select(Report.created_at).where(
+        Report.reporter_id == reporter_id, Report.created_at > now - REPORT_WINDOW)
+        .order_by(Report.created_at)))
+    if len(times) < per_hour:
+        return
+    wait = times[len(times) - per_hour] + REPORT_WINDOW - now
+    seconds = max(1, math.ceil(wait.total_seconds()))
+    raise TooManyReports(f"at most {per_hour} reports an hour; try again in {seconds} s",
+                         {"retry_after": seconds})
 
 
 def _moment(value: datetime | None) -> str | None:

@@ -7,13 +7,11 @@ from typing import Any
 
 from fastapi.routing import APIRoute
 
+from app.api.edge import walk_routes
+
 
 def walk(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, APIRoute]]:
-    """Every API route with its full path, through included routers (FastAPI keeps those as
-    their own route objects, holding the original router and the include's prefix)."""
-    for route in routes:
-        included = getattr(route, "original_router", None)
-        if included is not None:
-            yield from walk(included.routes, prefix + route.include_context.prefix)
-        elif isinstance(route, APIRoute):
-            yield prefix + route.path, route
+    """Every API route with its full path (`app.api.edge.walk_routes`, FastAPI's own left out)."""
+    for path, route in walk_routes(routes, prefix):
+        if isinstance(route, APIRoute):
+            yield path, route

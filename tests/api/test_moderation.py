@@ -194,6 +194,73 @@ async def test_a_report_reaches_the_queue_and_is_decided(server: Hall,
                == ("report_dismissed", bob.id, made["id"], "banter") for a in audit)
 
 
+async def test_a_self_report_is_refused(http: httpx.AsyncClient) -> None:
+    ann = await guest(http, "Ann")
+    body = {"player": ann.id, "reason": "other", "text": "me"}
+    assert await refusal(http, "POST", "/api/reports", ann, body, 400) == "cannot_report_self"
+
+
+async def test_a_repeat_of_an_open_report_is_folded_into_it(server: Hall,
+                                                            http: httpx.AsyncClient) -> None:
+    """The same reporter, player and match (or none) while the report is open: 200 and the
+    open report, unchanged; another match, another reporter or a decided report: a new one."""
+    ann, bob, cat = [await guest(http, name) for name in ("Ann", "Bob", "Cat")]
+    body = {"player": bob.id, "reason": "abuse", "text": "rude"}
+    first = await call(http, "POST", "/api/reports", ann, body, 201)
+    again = await call(http, "POST", "/api/reports", ann,
+                       {**body, "reason": "cheating", "text": "and more"}, 200)
+    assert again == first
+    about_match = await call(http, "POST", "/api/reports", ann, {**body, "match": "m1"}, 201)
+    assert await call(http, "POST", "/api/reports", ann, {**body, "match": "m1"}) == about_match
+    assert about_match != first
+    assert await call(http, "POST", "/api/reports", cat, body, 201) != first
+
+    queue = (await call(http, "GET", "/api/admin/reports?limit=500", _admin(server)))["reports"]
+    anns = [r for r in queue if r["reporter"] == ann.id]
+    assert sorted(r["id"] for r in anns) == sorted([first["id"], about_match["id"]])
+    kept = next(r for r in anns if r["id"] == first["id"])
+    assert (kept["reason"], kept["text"]) == ("abuse", "rude")
+
+    await call(http, "POST", f"/api/admin/reports/{first['id']}", _admin(server),
+               {"status": "dismissed", "note": "banter"})
+    assert await call(http, "POST", "/api/reports", ann, body, 201) != first
+
+
+async def test_reports_are_limited_per_player_per_hour(http: httpx.AsyncClient) -> None:
+    """RUMMY_REPORTS_PER_PLAYER_PER_HOUR (10): the 11th new report within the hour is 429
+    ``too_many_reports`` with Retry-After; a repeat of an open one still answers it, and
+    another player's reports are their own."""
+    ann, bob, cat = [await guest(http, name) for name in ("Ann", "Bob", "Cat")]
+    body = {"player": bob.id, "reason": "abuse", "text": "x" * 1000}
+    made = [await call(http, "POST", "/api/reports", ann, {**body, "match": f"m{n}"}, 201)
+            for n in range(10)]
+    over = await http.post("/api/reports", json={**body, "match": "m10"}, headers=ann.headers)
+    assert over.status_code == 429, over.text
+    detail = over.json()["detail"]
+    assert detail["code"] == "too_many_reports"
+    assert 3500 < detail["retry_after"] <= 3600
+    assert over.headers["Retry-After"] == str(detail["retry_after"])
+    assert await call(http, "POST", "/api/reports", ann, {**body, "match": "m3"}) == made[3]
+    await call(http, "POST", "/api/reports", cat, body, 201)
+
+
+async def test_a_burst_of_reports_files_at_most_the_limit(http: httpx.AsyncClient) -> None:
+    """30 reports sent at once by one player (each about another match): 10 filed, 20
+    refused; 30 repeats at once of one report: one filed, the rest answer it."""
+    ann, bob, cat = [await guest(http, name) for name in ("Ann", "Bob", "Cat")]
+    body = {"player": bob.id, "reason": "abuse", "text": "spam"}
+    answers = await asyncio.gather(*(
+        http.post("/api/reports", json={**body, "match": f"b{n}"}, headers=ann.headers)
+        for n in range(30)))
+    assert sorted(a.status_code for a in answers) == [201] * 10 + [429] * 20, \
+        [a.text for a in answers]
+
+    repeats = await asyncio.gather(*(
+        http.post("/api/reports", json=body, headers=cat.headers) for _ in range(30)))
+    assert sorted(a.status_code for a in repeats) == [200] * 29 + [201]
+    assert len({a.json()["id"] for a in repeats}) == 1
+
+
 async def test_a_chat_mute_refuses_chat_until_lifted(server: Hall,
                                                      http: httpx.AsyncClient) -> None:
     ann, bob = await guest(http, "Ann"), await guest(http, "Bob")

@@ -2,10 +2,12 @@
 
 schemathesis, an outside API fuzzer, runs against the real server's own ``/openapi.json`` on
 PostgreSQL with every check over every operation and every phase (examples, coverage,
-fuzzing, stateful), once as a guest and once as an admin, and must find nothing: no 5xx, no
-status or header or body the schema does not declare, no schema-valid request refused by
-validation and no schema-invalid one accepted, and a 405 that names the path's methods.
-Its settings are in tests/api/schemathesis.toml; its tokens come from tests/api/fuzz_auth.py.
+fuzzing, stateful), and must find nothing: no 5xx, no status or header or body the schema does
+not declare, no schema-valid request refused by validation and no schema-invalid one accepted,
+and a 405 that names the path's methods. It runs three times: the project's run, once as a
+guest and once as an admin (settings in tests/api/schemathesis.toml, tokens from the hooks of
+tests/api/fuzz_auth.py); and a plain run, as any outside client would, with no hooks and only
+an admin's bearer token in a header (tests/api/schemathesis-plain.toml).
 
 A scan of the app's routes adds what a fuzzer may not happen on: every route declares its answer
 model and the refusals every route of its kind can give.
@@ -31,6 +33,7 @@ from tests.conftest import REPO_ROOT
 pytestmark = pytest.mark.postgres
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
+PLAIN_CONFIG = Path(__file__).with_name("schemathesis-plain.toml")
 # Cases per operation and phase. 5 keeps a run to about a minute on a loaded two-core machine; a
 # deeper search (e.g. 100) is the same command by hand (docs/server.md).
 MAX_EXAMPLES = 5
@@ -50,19 +53,35 @@ async def _token(server: Hall, who: str) -> str:
         return (await guest(http, "Fuzzer")).token
 
 
+def _fuzz(server: Hall, config: Path, *extra: str, env: dict[str, str] | None = None) -> str:
+    """Run schemathesis over the server's document with `config`; its output, if it failed."""
+    done = subprocess.run(  # noqa: S603 - fixed argv, our own interpreter
+        [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run",
+         f"{server.base_url}/openapi.json", "--checks", "all", "--workers", "1",
+         "--max-examples", str(MAX_EXAMPLES), "--seed", str(SEED), "--no-color", *extra],
+        cwd=REPO_ROOT, capture_output=True, timeout=600, check=False,
+        env={**os.environ, **(env or {})})
+    if done.returncode == 0:
+        return ""
+    return done.stdout.decode(errors="replace")[-20_000:] + done.stderr.decode(errors="replace")
+
+
 @pytest.mark.parametrize("who", ["guest", "admin"])
 async def test_the_fuzzer_finds_nothing(server: Hall, who: str) -> None:
     token = await _token(server, who)
     began = time.monotonic()
-    done = subprocess.run(  # noqa: S603 - fixed argv, our own interpreter
-        [sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "run",
-         f"{server.base_url}/openapi.json", "--checks", "all", "--workers", "1",
-         "--max-examples", str(MAX_EXAMPLES), "--seed", str(SEED), "--no-color"],
-        cwd=REPO_ROOT, capture_output=True, timeout=600, check=False,
-        env={**os.environ, "RUMMY_FUZZ_TOKEN": token, "RUMMY_FUZZ_URL": server.base_url})
-    output = done.stdout.decode(errors="replace")
+    failed = _fuzz(server, CONFIG,
+                   env={"RUMMY_FUZZ_TOKEN": token, "RUMMY_FUZZ_URL": server.base_url})
     print(f"schemathesis as {who}: {time.monotonic() - began:.0f} s")  # noqa: T201
-    assert done.returncode == 0, output[-20_000:] + done.stderr.decode(errors="replace")
+    assert not failed, failed
+
+
+def test_a_plain_fuzz_with_a_token_finds_nothing(server: Hall) -> None:
+    """No hooks: the document, and a header any client of the API would send."""
+    began = time.monotonic()
+    failed = _fuzz(server, PLAIN_CONFIG, "-H", f"Authorization: Bearer {server.admin_token}")
+    print(f"plain schemathesis: {time.monotonic() - began:.0f} s")  # noqa: T201
+    assert not failed, failed
 
 
 def test_every_route_declares_its_answer() -> None:

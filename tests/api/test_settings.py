@@ -65,6 +65,7 @@ BAD: list[tuple[str, str, str, dict[str, str]]] = [
     ("RUMMY_LOGIN_WINDOW_SECONDS", "0", "greater than 0", {}),
     ("RUMMY_REGISTRATIONS_PER_ADDRESS_PER_HOUR", "-3", "greater than or equal to 1", {}),
     ("RUMMY_GUESTS_PER_ADDRESS_PER_HOUR", "100001", "less than or equal to 100000", {}),
+    ("RUMMY_REPORTS_PER_PLAYER_PER_HOUR", "0", "greater than or equal to 1", {}),
     ("RUMMY_MAX_WAITING_ROOMS_PER_HOST", "0", "greater than or equal to 1", {}),
     ("RUMMY_REDIS_PREFIX", "no spaces please", "should match pattern", {}),
     ("RUMMY_LEASE_SECONDS", "0.1", "greater than or equal to 0.5", {}),
