@@ -4,10 +4,10 @@ schemathesis, an outside API fuzzer, runs against the real server's own ``/opena
 PostgreSQL with every check over every operation and every phase (examples, coverage,
 fuzzing, stateful), and must find nothing: no 5xx, no status or header or body the schema does
 not declare, no schema-valid request refused by validation and no schema-invalid one accepted,
-and a 405 that names the path's methods. It runs three times: the project's run, once as a
-guest and once as an admin (settings in tests/api/schemathesis.toml, tokens from the hooks of
-tests/api/fuzz_auth.py); and a plain run, as any outside client would, with no hooks and only
-an admin's bearer token in a header (tests/api/schemathesis-plain.toml).
+and a 405 that names the path's methods. Here is the project's run, once as a guest and once
+as an admin (settings in tests/api/schemathesis.toml, tokens from the hooks of
+tests/api/fuzz_auth.py); tests/api/test_schema_fuzz_plain.py has the plain run, a file of its own
+so that the suite's workers run them side by side.
 
 A scan of the app's routes adds what a fuzzer may not happen on: every route declares its answer
 model and the refusals every route of its kind can give.
@@ -33,7 +33,6 @@ from tests.conftest import REPO_ROOT
 pytestmark = pytest.mark.postgres
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
-PLAIN_CONFIG = Path(__file__).with_name("schemathesis-plain.toml")
 # Cases per operation and phase. 5 keeps a run to about a minute on a loaded two-core machine; a
 # deeper search (e.g. 100) is the same command by hand (docs/server.md).
 MAX_EXAMPLES = 5
@@ -53,7 +52,7 @@ async def _token(server: Hall, who: str) -> str:
         return (await guest(http, "Fuzzer")).token
 
 
-def _fuzz(server: Hall, config: Path, *extra: str, env: dict[str, str] | None = None) -> str:
+def fuzz(server: Hall, config: Path, *extra: str, env: dict[str, str] | None = None) -> str:
     """Run schemathesis over the server's document with `config`; its output, if it failed."""
     done = subprocess.run(  # noqa: S603 - fixed argv, our own interpreter
         [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run",
@@ -70,17 +69,9 @@ def _fuzz(server: Hall, config: Path, *extra: str, env: dict[str, str] | None = 
 async def test_the_fuzzer_finds_nothing(server: Hall, who: str) -> None:
     token = await _token(server, who)
     began = time.monotonic()
-    failed = _fuzz(server, CONFIG,
+    failed = fuzz(server, CONFIG,
                    env={"RUMMY_FUZZ_TOKEN": token, "RUMMY_FUZZ_URL": server.base_url})
     print(f"schemathesis as {who}: {time.monotonic() - began:.0f} s")  # noqa: T201
-    assert not failed, failed
-
-
-def test_a_plain_fuzz_with_a_token_finds_nothing(server: Hall) -> None:
-    """No hooks: the document, and a header any client of the API would send."""
-    began = time.monotonic()
-    failed = _fuzz(server, PLAIN_CONFIG, "-H", f"Authorization: Bearer {server.admin_token}")
-    print(f"plain schemathesis: {time.monotonic() - began:.0f} s")  # noqa: T201
     assert not failed, failed
 
 
