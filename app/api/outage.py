@@ -25,7 +25,8 @@ async def storage_unavailable(conn: Request | WebSocket, exc: Exception) -> Resp
     if not outage.is_storage_outage(exc):
         raise exc
     conn.app.state.storage_faults.note(exc)
-    log.warning("%s %s: storage unavailable: %r", conn.scope["type"], conn.url.path, exc)
+    log.warning("%s %s: storage unavailable (%s): %r", conn.scope["type"], conn.url.path,
+                outage.cause_name(exc), exc)
     if isinstance(conn, WebSocket):  # the socket route answers outages itself; a last resort
         with contextlib.suppress(Exception):
             await conn.close(code=CLOSE_TRY_LATER, reason=outage.CODE)
