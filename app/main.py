@@ -44,12 +44,12 @@ from app.cluster.locks import SharedLocks
 from app.cluster.node import Node
 from app.cluster.relay import Relay
 from app.cluster.store import OwnedStore
-from app.db.session import make_engine, make_sessionmaker, pool_levels
+from app.db.session import Pool, make_engine, make_sessionmaker, pool_levels
 from app.refusals import Refusal
 from app.rooms.registry import RoomRegistry
 from app.rooms.scheduler import RoomTiming
 from app.rooms.tournaments import TournamentDirector
-from app.services import ledger
+from app.services import ledger, outage
 from app.services.addresses import AddressBook
 from app.services.analysis import Analyst
 from app.services.logwriter import LogWriter
@@ -65,7 +65,9 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, Pool(settings.database_pool_size,
+                                                     settings.database_pool_overflow,
+                                                     settings.database_pool_timeout))
     sessions = make_sessionmaker(engine)
     async with sessions() as session, session.begin():
         await ledger.ensure_bank(session)
@@ -174,6 +176,7 @@ def create_app() -> FastAPI:
                   docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
                   openapi_url="/openapi.json" if docs else None)
     app.state.settings = settings
+    app.state.storage_faults = outage.Faults()
     if settings.allowed_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.allowed_origins,
                            allow_methods=["*"], allow_headers=["*"])

@@ -139,6 +139,12 @@ class Settings(BaseSettings):
 
     environment: Literal["development", "production"] = "development"
     database_url: DatabaseUrl = "sqlite+aiosqlite:///rummy.db"
+    # PostgreSQL's pool in each process (app.db.session.Pool; SQLite ignores them): connections
+    # kept open, more opened under load, and how long a request waits for one before it is
+    # answered 503 (docs/operations.md, "Storage faults": sizing against max_connections).
+    database_pool_size: Annotated[int, Field(ge=1, le=1000)] = 5
+    database_pool_overflow: Annotated[int, Field(ge=0, le=1000)] = 10
+    database_pool_timeout: Annotated[float, Field(gt=0, le=600, allow_inf_nan=False)] = 10.0
     redis_url: RedisUrl = None
     secret_key: Annotated[str, Field(examples=[SECRET_KEY_EXAMPLE])] = DEV_SECRET_KEY
     allowed_origins: Annotated[Origins, Field(examples=[["https://rummy.example.com"]])] = []

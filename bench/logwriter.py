@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.migrate import upgrade
 from app.db.models import Match, MatchAction
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import Pool, make_engine, make_sessionmaker
 from app.services.logwriter import LogWriter
 
 DEFAULT_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
@@ -95,7 +95,7 @@ async def _run(engine: AsyncEngine, append: Append, appenders: int, seconds: flo
 
 async def per_append(url: str, appenders: int, seconds: float,
                      think_ms: float) -> dict[str, object]:
-    engine = make_engine(url, pool_pre_ping=True, pool_size=5)
+    engine = make_engine(url, Pool(size=5), pool_pre_ping=True)
     sessions = make_sessionmaker(engine)
 
     async def append(match_id: str, seq: int) -> None:

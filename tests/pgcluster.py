@@ -2,7 +2,8 @@
 
 `private_cluster()` runs `initdb` into a fresh directory and `pg_ctl start` on a free port of
 127.0.0.1 (its unix socket in that directory too), trust authentication, user `postgres`; it
-yields a `PrivateCluster` whose `stop("fast" | "immediate")` and `start()` take the database
+yields a `PrivateCluster` (with `private_cluster(max_connections="9")`, any server setting
+given as `-c name=value`) whose `stop("fast" | "immediate")` and `start()` take the database
 away and bring it back, and removes everything afterwards. The machine's own PostgreSQL is never
 touched. The binaries are found on PATH or under /usr/lib/postgresql/*/bin (newest first), or
 in `RUMMY_PG_BIN`; without them the test is skipped. PostgreSQL refuses to run as root, so
@@ -50,8 +51,10 @@ def _bin_dir() -> Path | None:
 class PrivateCluster:
     """One PostgreSQL cluster in `root` on `port`, owned by this test."""
 
-    def __init__(self, bin_dir: Path, root: Path, port: int) -> None:
+    def __init__(self, bin_dir: Path, root: Path, port: int,
+                 settings: dict[str, str] | None = None) -> None:
         self.bin_dir = bin_dir
+        self.settings = settings or {}
         self.root = root
         self.port = port
         self.data = root / "data"
@@ -76,6 +79,7 @@ class PrivateCluster:
     def start(self) -> None:
         options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
                    "-c fsync=off -c full_page_writes=off")
+        options += "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
                   "-t", str(START_TIMEOUT), "start")
 
@@ -113,13 +117,14 @@ def _postgres_user() -> pwd.struct_passwd:
 
 
 @contextlib.contextmanager
-def private_cluster() -> Iterator[PrivateCluster]:
-    """A started cluster of this test's own; stopped and removed afterwards."""
+def private_cluster(**settings: str) -> Iterator[PrivateCluster]:
+    """A started cluster of this test's own, with PostgreSQL `settings`; stopped and removed
+    afterwards."""
     bin_dir = _bin_dir()
     if bin_dir is None:
         pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
     root = Path(tempfile.mkdtemp(prefix="rummy-pg-"))  # in /tmp: reachable by `postgres`
-    cluster = PrivateCluster(bin_dir, root, free_port())
+    cluster = PrivateCluster(bin_dir, root, free_port(), settings)
     try:
         if cluster.as_postgres:
             owner = _postgres_user()

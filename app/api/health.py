@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from app import metrics
 from app.refusals import Code, Refusal
+from app.services import outage
 
 from . import errors
 from .deps import client_address
@@ -37,9 +38,10 @@ async def health(request: Request) -> HealthOut:
 
 @router.get("/ready", responses=errors_of(503))
 async def ready(request: Request) -> ReadyOut:
-    """200 while this process can take actions: its database answers and, as one of several
-    processes, Redis answers and its rooms' leases are held; else 503 `not_ready` naming each
-    reason. Balancers and health checks use this; `/api/health` says only that it runs."""
+    """200 while this process can take actions: its database answers, no request met a storage
+    outage in the last few seconds and, as one of several processes, Redis answers and its
+    rooms' leases are held; else 503 `not_ready` naming each reason. Balancers and health
+    checks use this; `/api/health` says only that it runs."""
     reasons = await unready(request)
     if reasons:
         raise Refusal(Code.NOT_READY, "not ready: " + "; ".join(reasons), {"reasons": reasons})
@@ -54,7 +56,9 @@ async def unready(request: Request) -> list[str]:
         async with asyncio.timeout(READY_TIMEOUT), state.sessions() as session:
             await session.execute(text("SELECT 1"))
     except Exception as exc:
-        reasons.append(f"database unreachable ({type(exc).__name__})")
+        reasons.append(f"database unreachable ({outage.cause_name(exc)})")
+    if (fault := state.storage_faults.recent()) is not None:
+        reasons.append(fault)
     reasons += await state.gateway.unready()
     metrics.ready(not reasons)
     return reasons

@@ -111,7 +111,8 @@ async def room_socket(ws: WebSocket, room_id: str, receive: Receive) -> None:
         pass
     except Exception as exc:  # a last resort: the handler answers what it expects itself
         if outage.is_storage_outage(exc):
-            log.warning("websocket: storage unavailable: %r", exc)
+            log.warning("websocket: storage unavailable (%s): %r", outage.cause_name(exc), exc)
+            ws.app.state.storage_faults.note(exc)
             code = CLOSE_TRY_LATER
         else:
             log.exception("websocket for room %s failed", room_id[:40])
@@ -169,7 +170,9 @@ async def _authenticate(ws: WebSocket) -> tuple[SocketConnection, str | None] | 
     except Exception as exc:
         if not outage.is_storage_outage(exc):
             raise
-        log.warning("websocket authentication: storage unavailable: %r", exc)
+        log.warning("websocket authentication: storage unavailable (%s): %r",
+                    outage.cause_name(exc), exc)
+        ws.app.state.storage_faults.note(exc)
         await refuse(ws, outage.CODE, outage.MESSAGE, CLOSE_TRY_LATER)
         return None
     conn = SocketConnection(ws, player.id, player.name, token_hash(parsed.token),

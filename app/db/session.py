@@ -9,6 +9,7 @@ writers wait for it (up to the busy timeout) instead of failing with "database i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import event
@@ -22,21 +23,32 @@ from sqlalchemy.ext.asyncio import (
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 # During a PostgreSQL outage a request fails within seconds (503) instead of hanging: the
-# time to open a connection, and to wait for one from the pool.
+# time to open a connection (the wait for a pooled one is `Pool.timeout`).
 PG_CONNECT_TIMEOUT_SECONDS = 5
-PG_POOL_TIMEOUT_SECONDS = 10
 # The match log writer's concurrent commits, each on a connection of the writer's own asyncpg
-# pool (app.services.logwriter); the engine's pool keeps SQLAlchemy's default five for requests
-# and the rooms' other writes.
+# pool (app.services.logwriter), besides the engine's `Pool` for requests and the rooms' other
+# writes.
 PG_LOG_COMMITS = 2
-PG_POOL_SIZE = 5
 
 
-def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
+@dataclass(frozen=True)
+class Pool:
+    """A PostgreSQL engine's pool (RUMMY_DATABASE_POOL_SIZE, _OVERFLOW and _TIMEOUT, whose
+    defaults these are): connections kept open, more opened while all of those are in use,
+    and the seconds a checkout waits for one before it fails (`sqlalchemy.exc.TimeoutError`,
+    answered 503). A process opens at most ``size + overflow + PG_LOG_COMMITS`` connections."""
+
+    size: int = 5
+    overflow: int = 10
+    timeout: float = 10.0
+
+
+def make_engine(url: str, pool: Pool | None = None, **kwargs: Any) -> AsyncEngine:
     """An async engine for `url` (`sqlite+aiosqlite://...` or `postgresql+asyncpg://...`).
 
-    Plain `sqlite://` and `postgresql://` URLs are given their async drivers. Extra keyword
-    arguments go to `create_async_engine` (pool sizes, echo, ...).
+    Plain `sqlite://` and `postgresql://` URLs are given their async drivers. `pool` applies to
+    PostgreSQL only (SQLite has a single writer and its connections are files, not server
+    slots). Extra keyword arguments go to `create_async_engine` (echo, ...).
     """
     # A statement's parameters (invite codes, the seed of a hand in play, password hashes)
     # stay out of its errors' text, so out of the logs their tracebacks go to.
@@ -52,10 +64,10 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
         return engine
     # No ping per checkout (a round trip each time): a connection that died is found by its
     # first failure, which invalidates the whole pool, so later checkouts connect afresh.
-    kwargs.setdefault("pool_size", PG_POOL_SIZE)
-    kwargs.setdefault("pool_timeout", PG_POOL_TIMEOUT_SECONDS)
+    pool = pool or Pool()
     kwargs.setdefault("connect_args", {"timeout": PG_CONNECT_TIMEOUT_SECONDS})
-    return create_async_engine(parsed, **kwargs)
+    return create_async_engine(parsed, pool_size=pool.size, max_overflow=pool.overflow,
+                               pool_timeout=pool.timeout, **kwargs)
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from app.db.session import Pool
 from app.settings import Settings
 from tests.conftest import REPO_ROOT
 
@@ -29,6 +30,10 @@ BAD: list[tuple[str, str, str, dict[str, str]]] = [
     ("RUMMY_DATABASE_URL", "mysql+aiomysql://u:p@db/rummy", "mysql, which is not supported", {}),
     ("RUMMY_DATABASE_URL", "rummy.db", "not a database URL", {}),
     ("RUMMY_DATABASE_URL", "sqlite+aiosqlite:////no/such/folder/x.db", "does not exist", {}),
+    ("RUMMY_DATABASE_POOL_SIZE", "0", "greater than or equal to 1", {}),
+    ("RUMMY_DATABASE_POOL_OVERFLOW", "-1", "greater than or equal to 0", {}),
+    ("RUMMY_DATABASE_POOL_TIMEOUT", "0", "greater than 0", {}),
+    ("RUMMY_DATABASE_POOL_TIMEOUT", "inf", "finite number", {}),
     ("RUMMY_REDIS_URL", "http://127.0.0.1:6379", "not a Redis URL", {}),
     ("RUMMY_REDIS_URL", "redis://127.0.0.1:port/0", "port that is not a number", {}),
     ("RUMMY_REDIS_URL", "redis://127.0.0.1:6379/zero", "database that is not a number", {}),
@@ -214,3 +219,9 @@ def test_log_settings_take_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = Settings()
 
     assert (settings.log_format, settings.log_level) == ("json", "warning")
+
+
+def test_the_pool_settings_default_to_the_engine_s_own() -> None:
+    defaults = {name: Settings.model_fields[f"database_pool_{name}"].default
+                for name in ("size", "overflow", "timeout")}
+    assert Pool(**defaults) == Pool()

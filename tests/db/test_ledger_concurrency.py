@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Account, Transfer
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import Pool, make_engine, make_sessionmaker
 from app.services import accounts, ledger
 from tests.db.ledger_helpers import bare_player, check_invariants
 
@@ -30,7 +30,7 @@ TASKS = 60
 
 @pytest.fixture
 async def pg_sessions(pg_url: str) -> AsyncIterator[Sessions]:
-    engine = make_engine(pg_url, pool_size=TASKS, max_overflow=10)
+    engine = make_engine(pg_url, Pool(size=TASKS, overflow=10))
     try:
         yield make_sessionmaker(engine)
     finally:
