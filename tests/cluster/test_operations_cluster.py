@@ -1,7 +1,7 @@
 """Operations with several processes (PROTOCOL.md §11, docs/operations.md): each process serves
-its own metrics, with its leases and the relay's traffic; a process whose Redis is gone says it
-is not ready (and is ready again once Redis is back); what is relayed to a room's owner is
-logged there with the id of the request it came with."""
+its own metrics, with its leases (a closed room's too) and the relay's traffic; a process whose
+Redis is gone says it is not ready (and is ready again once Redis is back); what is relayed to a
+room's owner is logged there with the id of the request it came with."""
 
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ async def test_each_process_reports_its_leases_and_relayed_messages(fleet: Fleet
         host, friend = await guest(at_owner, "Host"), await guest(at_owner, "Friend")
         room = await call(at_owner, "POST", "/api/rooms", host, {"game": "standard", "seats": 2})
         await call(at_owner, "POST", f"/api/rooms/{room['id']}/join", friend)
+        # A room its host leaves before it begins closes, and is still held with its lease.
+        deserted = await call(at_owner, "POST", "/api/rooms", friend,
+                              {"game": "standard", "seats": 2})
+        await call(at_owner, "POST", f"/api/rooms/{deserted['id']}/leave", friend)
         # The friend's socket is at the other process: its actions are relayed to the owner.
         seats = [await WsClient.join(owner.base_url, room["id"], host),
                  await WsClient.join(other.base_url, room["id"], friend)]
@@ -33,8 +37,10 @@ async def test_each_process_reports_its_leases_and_relayed_messages(fleet: Fleet
         for seat in seats:
             await seat.close()
 
-    assert value(owner_samples, "rummy_leases_held") >= 1
     assert value(owner_samples, "rummy_rooms", status="playing") == 1
+    assert value(owner_samples, "rummy_rooms", status="closed") == 1
+    assert value(owner_samples, "rummy_leases_held") == sum(
+        value(owner_samples, "rummy_rooms", status=s) for s in ("waiting", "playing", "closed"))
     assert value(other_samples, "rummy_rooms", status="playing") == 0
     assert value(other_samples, "rummy_leases_held") == 0
     assert value(other_samples, "rummy_relayed_messages_total", direction="sent") \
