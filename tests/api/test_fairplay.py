@@ -22,7 +22,10 @@ import pytest
 
 from app.bots import make_bot
 from app.bots.base import Bot
+from app.engine.errors import RuleError
+from app.engine.game import apply
 from app.engine.matchlog import MatchLog, final_state
+from app.engine.state import State
 from app.engine.views import seat_view_of
 from bench.fairplay import DumperBot
 from tests.api.client import Player, WsClient, call, guest, post_from
@@ -44,24 +47,65 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 async def _play(http: httpx.AsyncClient, server: Hall, client: WsClient, match_id: str,
                 bot: Bot) -> None:
-    """Play the client's seat with ``bot`` to the match's end: whenever the socket shows the
-    seat to move (or the match over), the move from the seat's view of the state the match log
-    folds to (the log holds every action shown)."""
-    start = 0
+    """Play the client's seat with ``bot`` to the match's end, choosing each move from the
+    seat's view of the match's whole state. That state is read from the match log (the admin's,
+    which holds the deal) when a hand is dealt, and otherwise followed from the actions each
+    state message shows (`_followed`): a move costs its own round trip, not a read of the whole
+    log and its replay as well (which, 30 matches over, made the test slow and, on a busy
+    machine, too slow)."""
+    seat = client.seat
+    assert seat is not None
+    st: State | None = None
+    acted = -1  # the seq of the state this seat last moved in
+    index = 0
     while True:
-        start, _ = await client.wait_index(lambda m: _to_move(m, client.seat), start)
-        start += 1
-        answer = await http.get(f"/api/admin/matches/{match_id}", headers=server.admin_headers)
-        st = final_state(MatchLog.parse(answer.json()))
+        index, message = await client.wait_index(_shows_the_match, index)
+        index += 1
+        if st is None or _newer(message, st):
+            st = _followed(st, message, seat) or await _read(http, server, match_id)
         if st.game_over:
             return
-        if st.turn == client.seat and not st.hand_over:
-            await client.ack(bot.choose(seat_view_of(st, client.seat), st.rules).to_json())
+        if st.turn == seat and not st.hand_over and st.seq != acted:
+            acted = st.seq
+            await client.ack(bot.choose(seat_view_of(st, seat), st.rules).to_json())
 
 
-def _to_move(message: dict[str, Any], seat: int | None) -> bool:
-    view = message.get("view") if message["type"] == "state" else None
-    return bool(view) and (view["game_over"] or (view["turn"] == seat and not view["hand_over"]))
+def _shows_the_match(message: dict[str, Any]) -> bool:
+    return message["type"] == "state" and message.get("view") is not None
+
+
+def _newer(message: dict[str, Any], st: State) -> bool:
+    """Whether the message shows more than ``st`` holds: a later action, or a new hand."""
+    return message["seq"] > st.seq or message["view"]["hand_no"] > st.hand_no
+
+
+async def _read(http: httpx.AsyncClient, server: Hall, match_id: str) -> State:
+    """The match as its log (durable before any socket is shown it) folds to now."""
+    answer = await http.get(f"/api/admin/matches/{match_id}", headers=server.admin_headers)
+    assert answer.status_code == 200, answer.text
+    return final_state(MatchLog.parse(answer.json()))
+
+
+def _followed(st: State | None, message: dict[str, Any], seat: int) -> State | None:
+    """``st`` moved on by the actions the message's events show (each applied by the engine,
+    the stock known), if that leads to what the message shows the seat; None where it cannot
+    be followed (a deal, or a message in between that was read from the log already)."""
+    if st is None:
+        return None
+    for event in message["events"]:
+        if event["type"] == "deal":
+            return None
+        if event["type"] == "action":
+            try:
+                st, _ = apply(st, event["seat"], event["action"])
+            except RuleError:
+                return None
+    view = message["view"]
+    shown = (message["seq"], view["hand_no"], view["turn"], view["hand_over"], view["game_over"],
+             view["hand"], view["discard"], view["stock_count"])
+    mine = (st.seq, st.hand_no, st.turn, st.hand_over, st.game_over, st.hands[seat],
+            st.discard, len(st.stock))
+    return st if shown == mine else None
 
 
 async def _match(http: httpx.AsyncClient, server: Hall,
