@@ -1,13 +1,14 @@
 """The fair-play review over a real server on PostgreSQL (PROTOCOL.md §9, docs/fairplay.md).
 
 Staked two-player Standard matches are played by websocket clients that choose their moves
-with the computer players' code (each turn from their own seat's view, worked out from the
-match log): every player first plays three matches against a computer player of level normal
-(their results against the field), then four against their partner. The dumper loses on
-purpose against the partner only (bench/fairplay.py's `DumperBot`); each connects from its own
-address (the server believes the test's X-Forwarded-For: RUMMY_TRUSTED_PROXIES). The dumping
-pair is flagged with its reasons and evidence; an honest pair of equal players and an honest
-pair of unequal ones (hard against easy) are not; quick seat then keeps the flagged pair apart.
+with the computer players' code (each turn from their own seat's view of the match's state,
+read from the match log once a hand and followed from the socket's actions): every player
+first plays three matches against a computer player of level normal (their results against the
+field), then four against their partner. The dumper loses on purpose against the partner only
+(bench/fairplay.py's `DumperBot`); each connects from its own address (the server believes the
+test's X-Forwarded-For: RUMMY_TRUSTED_PROXIES). The dumping pair is flagged with its reasons and
+evidence; an honest pair of equal players and an honest pair of unequal ones (hard against
+easy) are not; quick seat then keeps the flagged pair apart.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from app.engine.views import seat_view_of
 from bench.fairplay import DumperBot
 from tests.api.client import Player, WsClient, call, guest, post_from
 from tests.api.halls import Hall, hall
+from tests.waits import eventually
 
 pytestmark = pytest.mark.postgres
 
@@ -62,7 +64,7 @@ async def _play(http: httpx.AsyncClient, server: Hall, client: WsClient, match_i
         index, message = await client.wait_index(_shows_the_match, index)
         index += 1
         if st is None or _newer(message, st):
-            st = _followed(st, message, seat) or await _read(http, server, match_id)
+            st = _followed(st, message, seat) or await _read(http, server, match_id, message)
         if st.game_over:
             return
         if st.turn == seat and not st.hand_over and st.seq != acted:
@@ -79,11 +81,17 @@ def _newer(message: dict[str, Any], st: State) -> bool:
     return message["seq"] > st.seq or message["view"]["hand_no"] > st.hand_no
 
 
-async def _read(http: httpx.AsyncClient, server: Hall, match_id: str) -> State:
-    """The match as its log (durable before any socket is shown it) folds to now."""
-    answer = await http.get(f"/api/admin/matches/{match_id}", headers=server.admin_headers)
-    assert answer.status_code == 200, answer.text
-    return final_state(MatchLog.parse(answer.json()))
+async def _read(http: httpx.AsyncClient, server: Hall, match_id: str,
+                message: dict[str, Any]) -> State:
+    """The match as its log folds to now, once that holds what the message shows (the log is
+    durable before a socket is shown it: at once, but that is the server's business)."""
+    async def caught_up() -> tuple[State] | None:
+        answer = await http.get(f"/api/admin/matches/{match_id}", headers=server.admin_headers)
+        assert answer.status_code == 200, answer.text
+        st = final_state(MatchLog.parse(answer.json()))
+        return None if _newer(message, st) else (st,)
+
+    return (await eventually(caught_up, f"match {match_id}'s log up to seq {message['seq']}"))[0]
 
 
 def _followed(st: State | None, message: dict[str, Any], seat: int) -> State | None:
