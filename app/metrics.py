@@ -143,7 +143,10 @@ class Snapshot:
     leases_held: int | None = None
 
 
-ROOM_STATUSES = ("waiting", "playing")
+# A closed room (its match over, or deserted before it began) stays held for its result screen
+# and rematch, and with several processes keeps its lease: counted, so that the rooms' sum is
+# what the process holds.
+ROOM_STATUSES = ("waiting", "playing", "closed")
 
 
 class _Levels(Collector):
@@ -156,7 +159,7 @@ class _Levels(Collector):
         if self.snapshot is None or not _on:
             return
         now = self.snapshot()
-        rooms = GaugeMetricFamily("rummy_rooms", "Live rooms at this process, by status",
+        rooms = GaugeMetricFamily("rummy_rooms", "Rooms held at this process, by status",
                                   labels=["status"])
         for status in ROOM_STATUSES:
             rooms.add_metric([status], now.rooms.get(status, 0))

@@ -2,7 +2,9 @@
 pass promtool (Debian's `prometheus` package: skipped without it, failed instead under
 RUMMY_REQUIRE_PROMTOOL=1, as in CI); the dashboard and the alerts name only metrics the server
 serves, the dashboard every one of them; and docker-compose.yml, prometheus.yml and nginx.conf
-agree on the app processes, readiness and who may read /metrics.
+agree on the app processes, readiness and who may read /metrics. Compose restarts every
+long-running service and holds no password (.env.example lists what it needs); nginx leaves a
+process out only after several failures, not on one 503.
 """
 
 from __future__ import annotations
@@ -254,6 +256,89 @@ def test_the_app_processes_admit_scrapes_from_the_compose_network_and_check_read
     assert "/api/ready" in " ".join(compose["services"]["proxy"]["healthcheck"]["test"])
 
 
+def _nginx_servers() -> dict[str, dict[str, str]]:
+    """The upstream's `server` lines: address -> parameters (`max_fails` -> `3`, ...)."""
+    nginx = (DEPLOY / "nginx.conf").read_text()
+    return {address: dict(p.split("=", 1) for p in params.split())
+            for address, params in re.findall(r"^\s*server (\S+:\d+)([^;]*);", nginx,
+                                              re.MULTILINE)}
+
+
+def _nginx_directive(name: str) -> list[str]:
+    nginx = (DEPLOY / "nginx.conf").read_text()
+    [found] = re.findall(rf"^\s*{name}\s+([^;]+);", nginx, re.MULTILINE)
+    return found.split()
+
+
+def _seconds(text: str) -> float:
+    number, unit = re.fullmatch(r"(\d+)(s|m)?", text).groups()  # type: ignore[union-attr]
+    return int(number) * (60 if unit == "m" else 1)
+
+
+def test_nginx_does_not_leave_a_healthy_process_out_on_one_503() -> None:
+    """A failure is a connection error, a timeout, a 502 or a 503 (`proxy_next_upstream`):
+    several within `fail_timeout` leave a process out, never one; the retries are bounded."""
+    servers = _nginx_servers()
+    assert servers
+    for address, params in servers.items():
+        assert int(params.get("max_fails", "1")) >= 3, address
+        assert 5 <= _seconds(params.get("fail_timeout", "10s")) <= 30, address
+    assert set(_nginx_directive("proxy_next_upstream")) == {"error", "timeout", "http_502",
+                                                           "http_503"}  # no non_idempotent
+    assert 0 < _seconds(_nginx_directive("proxy_next_upstream_timeout")[0]) <= 30
+    assert 0 < _seconds(_nginx_directive("proxy_connect_timeout")[0]) <= 10
+
+
+def _one_shots(compose: dict[str, Any]) -> set[str]:
+    """Services others wait to have finished (`service_completed_successfully`): migrations."""
+    waits = [service.get("depends_on") or {} for service in compose["services"].values()]
+    return {name for depends_on in waits if isinstance(depends_on, dict)  # not a plain list
+            for name, wait in depends_on.items()
+            if wait.get("condition") == "service_completed_successfully"}
+
+
+def test_every_long_running_service_restarts() -> None:
+    compose = _compose()
+    one_shots = _one_shots(compose)
+    assert one_shots == {"migrate"}
+    for name, service in compose["services"].items():
+        if name not in one_shots:
+            assert service.get("restart") in ("always", "unless-stopped"), name
+    assert {"db", "redis", "proxy"} <= set(compose["services"])
+
+
+PASSWORD_IN_URL = re.compile(r"://[^:/@]+:([^@]+)@")
+VARIABLE = re.compile(r"\$\{(\w+)(:?[?-][^}]*)?\}")
+
+
+def test_compose_holds_no_password_and_env_example_lists_what_it_needs() -> None:
+    """Every password and key is a variable (from the environment or `.env`), never a value in
+    the file; .env.example names each variable compose requires, and `.env` stays out of git and
+    of the image."""
+    compose = _compose()
+    for name, service in compose["services"].items():
+        environment = service.get("environment") or {}
+        for key, text in environment.items():
+            text = str(text)
+            if re.search(r"PASSWORD|SECRET|_KEY$", key):
+                assert VARIABLE.fullmatch(text), f"{name}: {key} is written in the file"
+            for password in PASSWORD_IN_URL.findall(text):
+                assert VARIABLE.fullmatch(password), f"{name}: {key} holds a password"
+    text = (REPO_ROOT / "docker-compose.yml").read_text()
+    required = {m[0] for m in VARIABLE.findall(text) if m[1].startswith(":?")}
+    assert {"RUMMY_SECRET_KEY", "POSTGRES_PASSWORD"} <= required
+    example = (REPO_ROOT / ".env.example").read_text()
+    listed = set(re.findall(r"^(\w+)=$", example, re.MULTILINE))
+    assert {m[0] for m in VARIABLE.findall(text)} == listed  # every one, each left blank
+    for ignore in (".gitignore", ".dockerignore"):
+        assert ".env" in (REPO_ROOT / ignore).read_text().split(), ignore
+    db = compose["services"]["db"]["environment"]
+    [url] = {str(s["environment"]["RUMMY_DATABASE_URL"]) for s in compose["services"].values()
+             if "RUMMY_DATABASE_URL" in (s.get("environment") or {})}
+    assert VARIABLE.fullmatch(PASSWORD_IN_URL.findall(url)[0])[1] == \
+        VARIABLE.fullmatch(db["POSTGRES_PASSWORD"])[1]  # type: ignore[index]
+
+
 def test_docker_compose_accepts_the_file() -> None:
     docker = shutil.which("docker")
     if docker is None:
@@ -264,5 +349,6 @@ def test_docker_compose_accepts_the_file() -> None:
         pytest.skip("docker has no compose plugin (`docker compose version` fails)")
     done = subprocess.run(  # noqa: S603 - a fixed tool with fixed arguments
         [docker, "compose", "config", "-q"], cwd=REPO_ROOT, capture_output=True, text=True,
-        timeout=60, check=False, env={**os.environ, "RUMMY_SECRET_KEY": "x" * 64})
+        timeout=60, check=False, env={**os.environ, "RUMMY_SECRET_KEY": "x" * 64,
+                                      "POSTGRES_PASSWORD": "p" * 32})
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,9 @@ attaches to the new owner, which sends the full state, and sends again the actio
 for their reply: a repeated id is answered as before, never applied twice.
 
 HTTP calls that change a room (`Relay.call`) run at the owner the same way, as a request and a
-reply through the inboxes. What travels is `app.cluster.wire`'s typed messages.
+reply through the inboxes. What travels is `app.cluster.wire`'s typed messages. A call and a
+relayed socket carry the id of their request or socket (`app.logs.REQUEST_ID`), so that the
+owner's log lines for them name the same request as the lines at the process it came to.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from app import metrics
+from app import logs, metrics
 from app.api import messages
 from app.api.gateway import serve
 from app.api.sockets import CLOSE_NO_ROOM, CLOSE_TRY_LATER, SocketConnection, SocketIndex
@@ -121,6 +123,8 @@ class Relay:
         task.add_done_callback(self._tasks.discard)
 
     async def _answer(self, m: wire.Call) -> None:
+        logs.REQUEST_ID.set(m.request_id)  # this task's own: the lines of the caller's request
+        log.debug("room %s: %s relayed from %s", m.room, m.command.op, m.origin)
         room = await self.cluster.ready(m.room)
         if room is None:
             self.node.send(m.origin, wire.Ret(m.query, moved=True))
@@ -182,7 +186,7 @@ class Relay:
             future: asyncio.Future[wire.Ret] = asyncio.get_running_loop().create_future()
             self.calls[query] = future
             self.node.send(node_of(target), wire.Call(query, self.node.id, room_id, caller,
-                                                      command))
+                                                      command, logs.REQUEST_ID.get()))
             try:
                 answer = await asyncio.wait_for(future, CALL_TIMEOUT)
             except TimeoutError:
@@ -213,6 +217,7 @@ class RemoteConnection:
         self.player_id = opened.player
         self.name = opened.name
         self.invite = opened.invite
+        self.request_id = opened.request_id
         self.room: Room | None = None
         self.inbox: asyncio.Queue[str] = asyncio.Queue()
         self._task = asyncio.create_task(self._serve())
@@ -228,7 +233,8 @@ class RemoteConnection:
 
     async def _serve(self) -> None:
         """Connect to the room, then serve the socket's messages one at a time, in order, as
-        a local socket's are."""
+        a local socket's are (their lines with the socket's request id)."""
+        logs.REQUEST_ID.set(self.request_id)
         room = await self.relay.cluster.ready(self.room_id)
         if room is None or not room.admits(self.player_id, self.invite):
             self.relay.remotes.pop((self.proxy, self.link_id), None)
@@ -275,6 +281,7 @@ class Link:
         self.room_id = room_id
         self.conn = conn
         self.invite = invite
+        self.request_id = logs.REQUEST_ID.get()  # the socket's (it may move in another task)
         self.id = secrets.token_hex(8)
         self.room: Room | None = None
         self.owner: str | None = None  # the lease of the owning process, when another one
@@ -300,7 +307,7 @@ class Link:
         self.relay.cluster.watchers.add(self)
         self.relay.node.send(node_of(target), wire.Open(self.id, self.relay.node.id, self.room_id,
                                                         self.conn.player_id, self.conn.name,
-                                                        self.invite))
+                                                        self.invite, self.request_id))
         return True
 
     async def handle(self, raw: str | bytes, msg: messages.Inbound) -> None:

@@ -1,8 +1,10 @@
 """The messages between processes, a closed set of typed values with one parse and one write.
 
 Each names its kind in ``k``. ``link`` is a relayed socket's id at its process, ``origin`` the
-process that sent the message (where the answer goes), ``query`` a room call's id. What a
-socket's process and a room's owner say to each other is told in `app.cluster.relay`.
+process that sent the message (where the answer goes), ``query`` a room call's id,
+``request_id`` the id of the request or socket it serves (`app.api.request_ids`), which the
+owner's log lines for it carry. What a socket's process and a room's owner say to each other is
+told in `app.cluster.relay`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class Open:
     player: str
     name: str
     invite: str | None = None
+    request_id: str | None = None
     k: Literal["open"] = "open"
 
 
@@ -85,6 +88,7 @@ class Call:
     room: str
     caller: Caller
     command: Command
+    request_id: str | None = None
     k: Literal["call"] = "call"
 
 

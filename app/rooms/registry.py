@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app import logs
 from app.refusals import Code, Refusal
 from app.seating_policy import How
 from app.services.room_settings import RoomSettings
@@ -14,6 +16,8 @@ from .commands import Caller, SeatTable
 from .room import Room
 from .scheduler import RoomTiming
 from .store import Arrival, ChatLine, MatchStore, RoomRecord
+
+log = logging.getLogger(__name__)
 
 DEFAULT_WAITING_ROOMS_PER_HOST = 5
 
@@ -63,7 +67,8 @@ class RoomRegistry:
     async def _open(self, host_id: str, host_name: str, record: RoomRecord,
                     address: str | None, how: How, cap: int | None) -> Room:
         """Store the new room (within the host's ``cap`` of waiting rooms, if any) and seat its
-        host, who asks ``how`` from ``address``."""
+        host, who asks ``how`` from ``address``. One line says so, with the request's id: the
+        link from the request that made a room to the room's own lines."""
         if self.claim is not None:
             await self.claim(record.id)
             record.fence = 1
@@ -77,6 +82,10 @@ class RoomRegistry:
             await self.store.save_room(record)
             raise
         self.rooms[record.id] = room
+        where = logs.ROOM.set((record, host_id))
+        log.info("room %s: opened (%s, %d seats, %s)", record.id, record.settings.game,
+                 record.settings.seats, how.value)
+        logs.ROOM.reset(where)
         return room
 
     def get(self, room_id: str) -> Room:

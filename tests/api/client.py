@@ -127,19 +127,23 @@ class WsClient:
 
     @classmethod
     async def open(cls, base_url: str, room_id: str, name: str = "client",
-                   address: str | None = None) -> WsClient:
+                   address: str | None = None, headers: dict[str, str] | None = None
+                   ) -> WsClient:
         """Connect without authenticating (for tests of the handshake itself); ``address``: as
-        if from there (X-Forwarded-For, for a server that trusts the test's proxy)."""
+        if from there (X-Forwarded-For, for a server that trusts the test's proxy);
+        ``headers``: more of the upgrade request's."""
         ws = await connect(ws_url(base_url, room_id), proxy=None, open_timeout=TIMEOUT,
-                           max_size=2**22, additional_headers=forwarded_for(address))
+                           max_size=2**22,
+                           additional_headers={**forwarded_for(address), **(headers or {})})
         return cls(ws, name)
 
     @classmethod
     async def join(cls, base_url: str, room_id: str, player: Player,
-                   address: str | None = None) -> WsClient:
-        """Connect (from ``address``, as `open`), authenticate and wait for the first state
-        message."""
-        client = await cls.open(base_url, room_id, player.name, address)
+                   address: str | None = None, headers: dict[str, str] | None = None
+                   ) -> WsClient:
+        """Connect (from ``address``, with ``headers``, as `open`), authenticate and wait for
+        the first state message."""
+        client = await cls.open(base_url, room_id, player.name, address, headers)
         await client.send({"type": "auth", "token": player.token})
         first = await client.wait_for(lambda m: m["type"] in ("state", "error"))
         assert first["type"] == "state", first

@@ -1,13 +1,14 @@
 """The fair-play review over a real server on PostgreSQL (PROTOCOL.md §9, docs/fairplay.md).
 
 Staked two-player Standard matches are played by websocket clients that choose their moves
-with the computer players' code (each turn from their own seat's view, worked out from the
-match log): every player first plays three matches against a computer player of level normal
-(their results against the field), then four against their partner. The dumper loses on
-purpose against the partner only (bench/fairplay.py's `DumperBot`); each connects from its own
-address (the server believes the test's X-Forwarded-For: RUMMY_TRUSTED_PROXIES). The dumping
-pair is flagged with its reasons and evidence; an honest pair of equal players and an honest
-pair of unequal ones (hard against easy) are not; quick seat then keeps the flagged pair apart.
+with the computer players' code (each turn from their own seat's view of the match's state,
+read from the match log once a hand and followed from the socket's actions): every player
+first plays three matches against a computer player of level normal (their results against the
+field), then four against their partner. The dumper loses on purpose against the partner only
+(bench/fairplay.py's `DumperBot`); each connects from its own address (the server believes the
+test's X-Forwarded-For: RUMMY_TRUSTED_PROXIES). The dumping pair is flagged with its reasons and
+evidence; an honest pair of equal players and an honest pair of unequal ones (hard against
+easy) are not; quick seat then keeps the flagged pair apart.
 """
 
 from __future__ import annotations
@@ -22,11 +23,15 @@ import pytest
 
 from app.bots import make_bot
 from app.bots.base import Bot
+from app.engine.errors import RuleError
+from app.engine.game import apply
 from app.engine.matchlog import MatchLog, final_state
+from app.engine.state import State
 from app.engine.views import seat_view_of
 from bench.fairplay import DumperBot
 from tests.api.client import Player, WsClient, call, guest, post_from
 from tests.api.halls import Hall, hall
+from tests.waits import eventually
 
 pytestmark = pytest.mark.postgres
 
@@ -44,24 +49,71 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 async def _play(http: httpx.AsyncClient, server: Hall, client: WsClient, match_id: str,
                 bot: Bot) -> None:
-    """Play the client's seat with ``bot`` to the match's end: whenever the socket shows the
-    seat to move (or the match over), the move from the seat's view of the state the match log
-    folds to (the log holds every action shown)."""
-    start = 0
+    """Play the client's seat with ``bot`` to the match's end, choosing each move from the
+    seat's view of the match's whole state. That state is read from the match log (the admin's,
+    which holds the deal) when a hand is dealt, and otherwise followed from the actions each
+    state message shows (`_followed`): a move costs its own round trip, not a read of the whole
+    log and its replay as well (which, 30 matches over, made the test slow and, on a busy
+    machine, too slow)."""
+    seat = client.seat
+    assert seat is not None
+    st: State | None = None
+    acted = -1  # the seq of the state this seat last moved in
+    index = 0
     while True:
-        start, _ = await client.wait_index(lambda m: _to_move(m, client.seat), start)
-        start += 1
-        answer = await http.get(f"/api/admin/matches/{match_id}", headers=server.admin_headers)
-        st = final_state(MatchLog.parse(answer.json()))
+        index, message = await client.wait_index(_shows_the_match, index)
+        index += 1
+        if st is None or _newer(message, st):
+            st = _followed(st, message, seat) or await _read(http, server, match_id, message)
         if st.game_over:
             return
-        if st.turn == client.seat and not st.hand_over:
-            await client.ack(bot.choose(seat_view_of(st, client.seat), st.rules).to_json())
+        if st.turn == seat and not st.hand_over and st.seq != acted:
+            acted = st.seq
+            await client.ack(bot.choose(seat_view_of(st, seat), st.rules).to_json())
 
 
-def _to_move(message: dict[str, Any], seat: int | None) -> bool:
-    view = message.get("view") if message["type"] == "state" else None
-    return bool(view) and (view["game_over"] or (view["turn"] == seat and not view["hand_over"]))
+def _shows_the_match(message: dict[str, Any]) -> bool:
+    return message["type"] == "state" and message.get("view") is not None
+
+
+def _newer(message: dict[str, Any], st: State) -> bool:
+    """Whether the message shows more than ``st`` holds: a later action, or a new hand."""
+    return message["seq"] > st.seq or message["view"]["hand_no"] > st.hand_no
+
+
+async def _read(http: httpx.AsyncClient, server: Hall, match_id: str,
+                message: dict[str, Any]) -> State:
+    """The match as its log folds to now, once that holds what the message shows (the log is
+    durable before a socket is shown it: at once, but that is the server's business)."""
+    async def caught_up() -> tuple[State] | None:
+        answer = await http.get(f"/api/admin/matches/{match_id}", headers=server.admin_headers)
+        assert answer.status_code == 200, answer.text
+        st = final_state(MatchLog.parse(answer.json()))
+        return None if _newer(message, st) else (st,)
+
+    return (await eventually(caught_up, f"match {match_id}'s log up to seq {message['seq']}"))[0]
+
+
+def _followed(st: State | None, message: dict[str, Any], seat: int) -> State | None:
+    """``st`` moved on by the actions the message's events show (each applied by the engine,
+    the stock known), if that leads to what the message shows the seat; None where it cannot
+    be followed (a deal, or a message in between that was read from the log already)."""
+    if st is None:
+        return None
+    for event in message["events"]:
+        if event["type"] == "deal":
+            return None
+        if event["type"] == "action":
+            try:
+                st, _ = apply(st, event["seat"], event["action"])
+            except RuleError:
+                return None
+    view = message["view"]
+    shown = (message["seq"], view["hand_no"], view["turn"], view["hand_over"], view["game_over"],
+             view["hand"], view["discard"], view["stock_count"])
+    mine = (st.seq, st.hand_no, st.turn, st.hand_over, st.game_over, st.hands[seat],
+            st.discard, len(st.stock))
+    return st if shown == mine else None
 
 
 async def _match(http: httpx.AsyncClient, server: Hall,

@@ -5,13 +5,15 @@ of that token at once (4401) while the account's other tokens keep theirs."""
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import orjson
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from tests.api.client import Player, WsClient, call, guest, login, ws_url
+from tests.api.client import TIMEOUT, Player, WsClient, call, guest, login, ws_url
 from tests.api.halls import Hall, hall_fixture
 
 ALLOWED = "https://cards.example"
@@ -57,7 +59,7 @@ async def test_own_allowed_and_absent_origins_are_accepted(server: Hall,
         async with connect(ws_url(server.base_url, room_id), origin=origin,
                            proxy=None, open_timeout=10) as ws:
             await ws.send(orjson.dumps({"type": "auth", "token": host.token}).decode())
-            assert orjson.loads(await ws.recv())["type"] == "state"
+            assert orjson.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))["type"] == "state"
 
 
 async def test_the_oldest_socket_beyond_the_cap_is_closed(server: Hall,

@@ -163,10 +163,10 @@ async def test_a_17_kib_websocket_message_is_closed_with_1009(
     url, token = await _room_socket(server, http)
     async with connect(url, max_size=2**22) as ws:
         await ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
-        assert orjson.loads(await ws.recv())["type"] == "state"
+        assert orjson.loads(await asyncio.wait_for(ws.recv(), DEADLINE))["type"] == "state"
         # Just under the limit: still an ordinary message, answered.
         await ws.send(orjson.dumps({"type": "ping", "pad": "p" * (LIMIT - 40)}).decode())
-        assert orjson.loads(await ws.recv()) == {"type": "pong"}
+        assert orjson.loads(await asyncio.wait_for(ws.recv(), DEADLINE)) == {"type": "pong"}
 
         await ws.send(orjson.dumps({"type": "ping", "pad": "p" * 17 * 1024}).decode())
         with pytest.raises(ConnectionClosed):
@@ -179,7 +179,7 @@ async def test_a_message_over_the_limit_in_fragments_is_closed_with_1009(
     url, token = await _room_socket(server, http)
     async with connect(url, max_size=2**22) as ws:
         await ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
-        await ws.recv()
+        await asyncio.wait_for(ws.recv(), DEADLINE)
         await ws.send(["q" * 9 * 1024, "q" * 9 * 1024])  # two frames, one 18 KiB message
         with pytest.raises(ConnectionClosed):
             await asyncio.wait_for(ws.recv(), 5)

@@ -17,6 +17,7 @@ from app.rooms.store import Arrival
 CALLER = Caller("p1", "Ann")
 MESSAGES: list[wire.Message] = [
     wire.Open("l1", "node-a", "r1", "p1", "Ann", invite="ABC123"),
+    wire.Open("l1", "node-a", "r1", "p1", "Ann", request_id="trace-7:abc.DEF_1"),
     wire.In("l1", "node-a", '{"type":"action","id":7,"action":{"type":"draw_stock"}}'),
     wire.Bye("l1", "node-a"),
     wire.Out("l1", "node-b", '{"type":"ack","id":7,"seq":3}'),
@@ -29,6 +30,7 @@ MESSAGES: list[wire.Message] = [
                                                       Arrival("cd" * 16, 1_790_000_000.25))),
     wire.Call("q5", "node-a", "r1", CALLER, NextTable("cd" * 16, "r2", "p1")),
     wire.Call("q6", "node-a", "r1", CALLER, Present()),
+    wire.Call("q7", "node-a", "r1", CALLER, Info(), request_id="0123abcd" * 4),
     wire.Ret("q1", value={"seats": [1, 2], "room": {"id": "r1"}}),
     wire.Ret("q1", moved=True),
     wire.Logout("ab" * 32),

@@ -31,13 +31,32 @@ HOOK = """() => {
 }"""
 
 # Play hand `h` out from this page's own socket: draw from the stock, discard the card drawn
-# (or, if a discard was refused, the last card). Returns true, or what the page showed when it
-# gave up (for the assertion's message).
+# (or, if a discard was refused, the last card). Returns true; after 180 s, wherever it is
+# waiting (an action's answer included), throws what it waited for and what the page showed, so
+# that `page.evaluate` (which has no time limit of its own) always ends.
 PLAY_OUT = """async (h) => {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const view = () => (window.__last && window.__last.view) || null;
-  const deadline = Date.now() + 180000;
-  while (Date.now() < deadline) {
+  const seconds = 180;
+  const deadline = Date.now() + seconds * 1000;
+  const late = (what) => {
+    const v = view();
+    const error = new Error(`hand ${h} not played out in ${seconds} s: waiting for ${what}; ` +
+      'shown: ' + JSON.stringify({ seq: window.__last && window.__last.seq, phase: v && v.phase,
+        turn: v && v.turn, seat: v && v.seat, legal: v && v.legal, hand_no: v && v.hand_no,
+        page: document.body.innerText.slice(0, 300) }));
+    error.late = true;
+    return error;
+  };
+  const within = (promise, what) => {
+    let timer;
+    const expiry = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(late(what)), Math.max(0, deadline - Date.now()));
+    });
+    return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+  };
+  for (;;) {
+    if (Date.now() >= deadline) throw late('the hand to end, or a turn of this seat');
     const sock = window.__rummySocket;
     if (!sock.__hooked) window.__hook(sock);  // the page made a new socket
     const v = view();
@@ -47,22 +66,25 @@ PLAY_OUT = """async (h) => {
       try {
         if (v.legal.includes('draw')) {
           const before = v.hand.slice();
-          await sock.act({ type: 'draw', source: 'stock' });
-          while (window.__last.seq <= seq) await sleep(10);
+          await within(sock.act({ type: 'draw', source: 'stock' }), 'the answer to a draw');
+          while (window.__last.seq <= seq) {
+            if (Date.now() >= deadline) throw late('the state after a draw');
+            await sleep(10);
+          }
           const after = view();
           if (after.hand_over) return true;
-          await sock.act({ type: 'discard', card: after.hand.find((c) => !before.includes(c)) });
+          const card = after.hand.find((c) => !before.includes(c));
+          await within(sock.act({ type: 'discard', card }), 'the answer to a discard');
         } else if (v.legal.includes('discard')) {
-          await sock.act({ type: 'discard', card: v.hand[v.hand.length - 1] });
+          await within(sock.act({ type: 'discard', card: v.hand[v.hand.length - 1] }),
+            'the answer to a discard');
         }
-      } catch (e) { /* a stale turn: look again */ }
+      } catch (e) {
+        if (e.late) throw e;  // else a stale turn: look again
+      }
     }
     await sleep(60);
   }
-  const v = view();
-  return JSON.stringify({ seq: window.__last && window.__last.seq, phase: v && v.phase,
-    turn: v && v.turn, seat: v && v.seat, legal: v && v.legal, hand_no: v && v.hand_no,
-    page: document.body.innerText.slice(0, 300) });
 }"""
 
 
