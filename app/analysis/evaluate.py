@@ -4,16 +4,20 @@ A candidate is played in each of K *samples* of the hidden cards (``state_for`` 
 generator: the unseen cards shuffled among the other hands and the stock, each seat's public
 cards kept, GEN-14); the normal computer player (:class:`~app.bots.sensible.SensibleBot`)
 finishes the seat's turn (a draw still needs its discard; a meld its lay-offs and discard).
-Then, per sample:
+Then the position is valued by :func:`value`, the one judgement of every position, in one unit
+per match (PROTOCOL.md §10 *One unit*): the hand's expected score in the game's own scoring
+under the match's options, the seat's less the others' mean (the sign turned where lower
+totals win, GERMAN-12),
 
-- the hand is over (went out, declared, knocked, blocked): the engine's own result, the seat's
-  score less the others' mean (the sign turned where lower totals win, GERMAN-12);
-- else a static value: what the seat's deadwood (GEN-12, the solver) still risks against what
-  the other hands risk, the next player's hand judged with the top discard if taking it lowers
-  its deadwood (a discard that feeds a meld costs), weighed by ``RISK`` of the game and, where
-  a won hand pays a fixed stake, kept below ``CAP`` (never worth more than going out).
+- a finished hand (went out, declared, knocked, blocked): the engine's own result;
+- a hand in progress: over the seats that might win it, each one's chance times the result the
+  game's scoring would give were it to go out now with the others keeping their deadwood
+  (``Scoring.stakes``; the next player's hand judged with the top discard if taking it lowers
+  its deadwood: a discard that feeds a meld costs). The chances fall with the unmatched cards a
+  seat holds, by the game's ``pace``. A weighted mean of results, so never above what the seat's
+  going out would score.
 
-The value of a candidate is the mean over the samples, in points of the hand.
+The value of a candidate is the mean over the samples.
 """
 
 from __future__ import annotations
@@ -28,22 +32,11 @@ from app.bots.sensible import SensibleBot
 from app.engine.actions import Action
 from app.engine.game import apply, close_call_window
 from app.engine.rules import GameRules
-from app.engine.solver import best_arrangement
+from app.engine.solver import Arrangement, best_arrangement
 from app.engine.state import Phase, State
 from app.engine.views import SeatView, seat_view_of
 
 MAX_TURN_MOVES = 40  # a turn's own moves (melds, lay-offs, discard) never come near this
-# The share of its static deadwood difference a hand in progress is worth, per game: the
-# chance, roughly, that the hand ends on this table before the cards change (docs/analysis.md).
-RISK: dict[str, float] = {"standard": 0.5, "boat_house": 0.5, "kaluki": 0.5,
-                          "double_rum": 0.5, "knock": 0.5, "german": 0.5,
-                          "queen_city": 0.25, "continental": 0.1, "phom": 0.1,
-                          "nowrang": 0.02}
-# Where a won hand pays a fixed stake, not the cards left (CONT-7: 1 a seat and 2 a joker;
-# NOWRANG-7: 1), the most a hand in progress may be worth, in the hand's points: half of the
-# least that going out wins against two players (2 in Continental, 1 in Nowrang), so that no
-# static value outbids going out. The deadwood difference is squashed smoothly (tanh) below it.
-CAP: dict[str, float] = {"continental": 1.0, "nowrang": 0.5}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +82,7 @@ def judge_calls(base: Sequence[State], seat: int, calls: Sequence[Action | None]
             if call is not None:
                 st, _ = apply(st, seat, call)
             st, _ = close_call_window(st)
-            if st.hand_over and len(st.results) > st.hand_no:
-                total += _relative(st, st.results[st.hand_no].scores, seat)
-            else:
-                total += _static(st, seat)
+            total += value(st, seat)
         out.append((call, total / len(base)))
     return out
 
@@ -108,43 +98,58 @@ def play_out(st: State, seat: int, action: Action, bot: SensibleBot) -> tuple[fl
         result = st.results[st.hand_no]
         sure = result.reason == "went_out" or (
             result.reason == "knock" and result.detail["counts"][seat] == 0)
-        return _relative(st, result.scores, seat), result.winner == seat and sure
-    return _static(st, seat), False
+        return value(st, seat), result.winner == seat and sure
+    return value(st, seat), False
 
 
-def _relative(st: State, scores: Sequence[int], seat: int) -> float:
+def value(st: State, seat: int) -> float:
+    """The position's worth to ``seat``: the hand's expected score in the game's own scoring
+    under the match's options, finished or not (the module's docstring; PROTOCOL.md §10)."""
+    if st.hand_over and len(st.results) > st.hand_no:
+        return relative(st, st.results[st.hand_no].scores, seat)
+    held = holdings(st)
+    scoring = st.rules.game.scoring
+    return sum(chance * relative(st, scoring.stakes(st, s, held), seat)
+               for s, chance in enumerate(chances(held, st.rules)))
+
+
+def relative(st: State, scores: Sequence[int], seat: int) -> float:
     """The seat's score less the others' mean, higher better in every game."""
     others = [scores[s] for s in range(len(scores)) if s != seat]
     sign = 1 if st.rules.game.scoring.better(1, 0) else -1
     return sign * (scores[seat] - sum(others) / len(others))
 
 
-def _static(st: State, seat: int) -> float:
-    """A hand in progress: the others' deadwood less the seat's, times the game's RISK."""
-    rules = st.rules
-    n = st.players
+def holdings(st: State) -> list[Arrangement]:
+    """Each seat's best arrangement (GEN-12, the solver); the next player's with the top
+    discard taken and its costliest unmatched card thrown, where that lowers its deadwood."""
     top = st.discard[-1] if st.discard else None
-    mine = _deadwood(st.hands[seat], st)
-    others = 0.0
-    for s in range(n):
-        if s == seat:
-            continue
-        theirs = _deadwood(st.hands[s], st)
+    out = []
+    for s, hand in enumerate(st.hands):
+        held = best_arrangement(hand, st.rules.meld, st.rules.values.of)
         if top is not None and s == st.turn and st.phase in (Phase.DRAW, Phase.CALL):
-            theirs = min(theirs, _with_card(st.hands[s], top, st))
-        others += theirs
-    value = RISK.get(rules.key, 0.5) * (others / (n - 1) - mine)
-    cap = CAP.get(rules.key)
-    return value if cap is None else cap * math.tanh(value / cap)
+            taken = _with_card(hand, top, st.rules)
+            if taken.deadwood_value < held.deadwood_value:
+                held = taken
+        out.append(held)
+    return out
 
 
-def _deadwood(hand: Sequence[str], st: State) -> int:
-    return best_arrangement(hand, st.rules.meld, st.rules.values.of).deadwood_value
+def chances(held: Sequence[Arrangement], rules: GameRules) -> list[float]:
+    """Each seat's chance to win the hand in progress: falling by a factor e for every
+    ``pace`` (the game's) unmatched cards it holds more than another."""
+    pace = rules.game.pace
+    weights = [math.exp(-len(h.deadwood) / pace) for h in held]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
-def _with_card(hand: Sequence[str], card: str, st: State) -> int:
-    """The deadwood after taking ``card`` and throwing the costliest unmatched card."""
-    best = best_arrangement([*hand, card], st.rules.meld, st.rules.values.of)
+def _with_card(hand: Sequence[str], card: str, rules: GameRules) -> Arrangement:
+    """The arrangement after taking ``card`` and throwing the costliest unmatched card."""
+    best = best_arrangement([*hand, card], rules.meld, rules.values.of)
     if not best.deadwood:
-        return 0
-    return best.deadwood_value - max(st.rules.values.of(c) for c in best.deadwood)
+        return best
+    thrown = max(best.deadwood, key=rules.values.of)
+    left = list(best.deadwood)
+    left.remove(thrown)
+    return Arrangement(best.melds, tuple(left), best.deadwood_value - rules.values.of(thrown))

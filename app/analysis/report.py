@@ -7,7 +7,8 @@ CONT-6), and a Rummy call made (OPT-CALL: against the seat's other calls and not
 call taken as winning; a call not made is not judged, docs/analysis.md). Each decision is judged
 from its
 seat's view alone (:mod:`.evaluate`); ``loss`` is what the played move gives up against the best
-candidate, graded by thresholds in the game's units (``UNIT`` times ``THRESHOLDS``).
+candidate, graded by thresholds in the match's unit (``scoring.unit_of`` of its rules times
+``THRESHOLDS``: the unit of every value, PROTOCOL.md §10 *One unit*).
 
 Who decided (PROTOCOL.md §10): a decision whose action the server made for a person's seat
 (``played_for``: their timer ran out, or a stand-in played the seat) is listed with its
@@ -27,8 +28,10 @@ from typing import Any
 from app.bots.sensible import SensibleBot
 from app.engine.actions import Action, Draw
 from app.engine.game import close_call_window
+from app.engine.games import game_def
 from app.engine.matchlog import MatchLog, fold
 from app.engine.moves import legal_actions
+from app.engine.scoring import unit_of
 from app.engine.state import Phase, State
 from app.engine.views import seat_view_of
 
@@ -39,9 +42,6 @@ from .luck import HandLuck, card_values, draw_luck, sum_luck
 # analysis stored before, without a version, is brought up to it by `reweigh`).
 VERSION = 2
 SAMPLES = 4  # determinized samples per decision (docs/analysis.md: grades and speed)
-# What a point of loss is worth in each game's own scoring: card points in most; Continental
-# and Phỏm pay a few chips a hand, Nowrang's hand is one point (CONT-7, PHOM-8, NOWRANG-7).
-UNIT: dict[str, float] = {"continental": 0.25, "phom": 0.25, "nowrang": 0.05}
 # The most loss, in units, of each grade but "blunder" (above the last).
 THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("best", 0.5), ("good", 2.0), ("inaccuracy", 5.0), ("mistake", 12.0))
@@ -108,9 +108,9 @@ def analyse_json(log: object, key: str) -> dict[str, Any]:
 def analyse(log: MatchLog, key: str, k: int = SAMPLES) -> Analysis:
     """The analysis of ``log``; ``key`` (the match id) seeds the samples, so it is repeatable."""
     bot = SensibleBot(_Steady())
-    decisions = tuple(_decisions(log, key, k, bot))
+    decisions = graded(log, key, k, bot)
     luck = tuple(sum_luck(list(draw_lucks(log, key, bot)), log.players, len(log.hands)))
-    unit = UNIT.get(log.game, 1.0)
+    unit = unit_of(log.rules)
     seats = tuple(_summary(s, [d.loss for d in decisions
                                if d.seat == s and d.played_for is None], unit,
                            sum(x.luck for x in luck if x.seat == s))
@@ -133,7 +133,7 @@ def reweigh(stored: Mapping[str, Any], game: str,
     decisions = [{**d, "played_for": played_for[(d["hand"], d["index"])]}
                  if (d["hand"], d["index"]) in played_for else dict(d)
                  for d in stored["decisions"]]
-    unit = UNIT.get(game, 1.0)
+    unit = game_def(game).scoring.unit  # the unit its losses were judged in (before options)
     seats = [_summary(s["seat"], [d["loss"] for d in decisions
                                   if d["seat"] == s["seat"] and "played_for" not in d],
                       unit, s.get("luck")).to_json() for s in stored["seats"]]
@@ -185,9 +185,15 @@ def draw_lucks(log: MatchLog, key: str, bot: SensibleBot | None = None
         before = step.state
 
 
+def graded(log: MatchLog, key: str, k: int = SAMPLES, bot: SensibleBot | None = None
+           ) -> tuple[Decision, ...]:
+    """The decisions of ``log`` graded (``analyse`` without the luck and the seats' figures)."""
+    return tuple(_decisions(log, key, k, bot or SensibleBot(_Steady())))
+
+
 def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[Decision]:
     before: State | None = None
-    unit = UNIT.get(log.game, 1.0)
+    unit = unit_of(log.rules)
     for step in fold(log):
         if step.error is not None:
             return

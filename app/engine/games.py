@@ -75,7 +75,7 @@ KALUKI = GameDef(
     meld=MeldRules(ace=AceModel.HIGH_OR_LOW, wilds=JOKERS, designate_set_wilds=True),
     values=CardValues(ace=15, joker=25),
     initial_meld=51, take=TAKE_FOR_OPENING, exchange=EXCHANGE_BEFORE_MELDING,
-    scoring=Scoring.WINNER_TAKES_HANDS,
+    scoring=Scoring.WINNER_TAKES_HANDS, pace=7.5,
 )
 
 DOUBLE_RUM = GameDef(
@@ -119,7 +119,7 @@ CONTINENTAL = GameDef(
     values=CardValues(),
     table_melds=False, declare=True,
     declare_sizes=((5, 4, 3, 3), (4, 4, 4, 3), (3, 3, 3, 3, 3)), order=CONTINENTAL_ORDER,
-    mandatory_discard=False, scoring=Scoring.CONTINENTAL, fixed_hands=True,
+    mandatory_discard=False, scoring=Scoring.CONTINENTAL, fixed_hands=True, pace=7.5,
 )
 
 QUEEN_CITY = GameDef(
@@ -129,7 +129,7 @@ QUEEN_CITY = GameDef(
         "score the value of your own melds for every other player."),
     min_players=2, max_players=6, allowed_options=_WIN,
     deal_size=lambda players: 7, meld=MeldRules(ace=AceModel.LOW), values=CardValues(ace=1),
-    table_melds=False, declare=True, scoring=Scoring.QUEEN_CITY,
+    table_melds=False, declare=True, scoring=Scoring.QUEEN_CITY, pace=3.5,
 )
 
 PHOM = GameDef(
@@ -143,7 +143,7 @@ PHOM = GameDef(
     deal_size=lambda players: 9, first_player_extra=1, upcard=False,
     meld=MeldRules(ace=AceModel.LOW), values=CardValues(ace=1, jack=11, queen=12, king=13),
     table_melds=False, declare=True, take=ROUNDS, rounds=ROUNDS, scoring=Scoring.PHOM,
-    fixed_hands=True,
+    fixed_hands=True, pace=4.5,
 )
 
 GERMAN = GameDef(
@@ -158,7 +158,7 @@ GERMAN = GameDef(
                    designate_set_wilds=True),
     values=CardValues(ace=11, joker=30), initial_meld=40, low_ace_in_run=1,
     mandatory_discard=True, exchange=EXCHANGE_AFTER_OPENING, scoring=Scoring.PENALTY,
-    fixed_hands=True,
+    fixed_hands=True, pace=6.5,
 )
 
 NOWRANG = GameDef(
@@ -170,7 +170,7 @@ NOWRANG = GameDef(
     deal_size=lambda players: 10, first_player_extra=1, upcard=False,
     meld=MeldRules(ace=AceModel.HIGH_ONLY, sets=False), values=CardValues(),
     table_melds=False, declare=True, declare_sizes=((4, 3, 3),), mandatory_discard=True,
-    scoring=Scoring.TALLY,
+    scoring=Scoring.TALLY, pace=2.0,
 )
 
 GAMES: dict[str, GameDef] = {g.key: g for g in (

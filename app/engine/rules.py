@@ -93,6 +93,11 @@ class GameDef:
     rounds: Rounds | None = None  # PHOM-3..14: four rounds, locked cards, show
     default_target: int | None = 100
     fixed_hands: bool = False
+    # The analysis' judgement of a hand in progress (docs/analysis.md): each seat's chance to win
+    # the hand falls by a factor e for every ``pace`` unmatched cards it holds more than another;
+    # half the cards a hand holds with two players (5 of 10), so that longer hands, whose
+    # unmatched cards differ more, are judged alike.
+    pace: float = 5.0
 
     def meld_points(self, meld: Meld) -> int:
         """A meld's worth for the initial-meld minimum (KALUKI-5, GERMAN-9)."""

@@ -3,10 +3,12 @@ GERMAN-11, NOWRANG-7, OPT-HIDDEN-2, OPT-BLOCK-4, OPT-WIN-2) and game end (GEN-15
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from . import solver
-from .cards import JOKER, suit_of
+from .cards import JOKER, standard_pack, suit_of
 from .rules import GameRules
 from .state import HandResult, State
 
@@ -47,6 +49,9 @@ class WinnerTakesHands:
     """
 
     each_hand_a_game = False  # NOWRANG-7: a hand won is the game won (``GameRules`` resolves it)
+    # What a point of this scoring is worth to a player, in card points: the analysis grades a
+    # loss by it (docs/analysis.md; ``unit_of`` adds the match's options).
+    unit = 1.0
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -78,6 +83,22 @@ class WinnerTakesHands:
         scores[winner] = sum(owed.values())
         return owed, scores
 
+    def stakes(self, st: State, winner: int, held: Sequence[solver.Arrangement]) -> list[int]:
+        """The hand's score changes were ``winner`` to go out now, each other seat keeping only
+        the deadwood of its best arrangement ``held[seat]`` (the melds it holds would be laid
+        before the end): what a hand in progress stands to win or lose, in the unit of the hand's
+        own result, options included (PROTOCOL.md §10 *One unit*)."""
+        owed = self.owed_now(st, winner, held)
+        settler = Scoring.TALLY if st.rules.each_hand_a_game else self  # OPT-WIN-2, NOWRANG-7
+        return settler.settle(owed, winner, st.players)[1]
+
+    def owed_now(self, st: State, winner: int,
+                 held: Sequence[solver.Arrangement]) -> dict[int, int]:
+        """What each other seat would owe ``winner`` (``stakes``): its deadwood, doubled while
+        the winner has put nothing on the table (OPT-HIDDEN-2: it may still go rummy)."""
+        double = 2 if st.rules.options.going_rummy and not st.tabled[winner] else 1
+        return {s: held[s].deadwood_value * double for s in range(st.players) if s != winner}
+
     def best(self, totals: list[int]) -> int:
         """GEN-15: the winning game total after a fixed number of hands: the highest."""
         return max(totals)
@@ -104,6 +125,16 @@ class WinnerTakesDeadwood(WinnerTakesHands):
 class KnockScoring(WinnerTakesHands):
     """KNOCK-5..7: a knock is scored by :func:`knock_result`; going out scores the hands."""
 
+    def owed_now(self, st: State, winner: int,
+                 held: Sequence[solver.Arrangement]) -> dict[int, int]:
+        """A knock now, throwing the costliest unmatched card (KNOCK-4): the differences of
+        deadwood, and 25 each at 0 (KNOCK-6, KNOCK-7)."""
+        left = held[winner]
+        low = left.deadwood_value - max(map(st.rules.values.of, left.deadwood), default=0)
+        bonus = 25 if low == 0 else 0
+        return {s: max(0, held[s].deadwood_value - low) + bonus
+                for s in range(st.players) if s != winner}
+
 
 class QueenCity(WinnerTakesHands):
     """QUEEN-3: every other player owes the value of the winner's own melds."""
@@ -114,14 +145,35 @@ class QueenCity(WinnerTakesHands):
                   for p in m.cards)
         return {s: own for s in range(st.players) if s != winner}
 
+    def owed_now(self, st: State, winner: int,
+                 held: Sequence[solver.Arrangement]) -> dict[int, int]:
+        """QUEEN-3: the value of the melds the winner holds."""
+        own = sum(st.rules.values.of(stands) for m in held[winner].melds
+                  for _, stands, _ in _entries(m))
+        return {s: own for s in range(st.players) if s != winner}
+
 
 class Continental(WinnerTakesHands):
     """CONT-7, CONT-10..12: every other player pays the winner; zero-sum."""
 
+    unit = 0.25  # a hand pays a few chips a seat
+
     def owed(self, st: State, winner: int, doubled: bool,
              detail: dict[str, Any]) -> dict[int, int]:
-        pay, payment = _continental_payment(st, winner)
+        placed = [(p.card, p.stands_for, p.is_wild) for m in st.melds if m.owner == winner
+                  for p in m.cards]
+        quick = st.turns[winner] == 1 and st.drawn <= 1  # CONT-11: on its first turn
+        pay, payment = _continental_payment(st, winner, placed, quick)
         detail.update(payment)
+        return {s: pay for s in range(st.players) if s != winner}
+
+    def owed_now(self, st: State, winner: int,
+                 held: Sequence[solver.Arrangement]) -> dict[int, int]:
+        """CONT-7, CONT-10..12: the payment for the melds the winner holds; the quick bonus
+        only in the winner's first turn under way (a hand won later is won on a later turn)."""
+        quick = st.turn == winner and st.turns[winner] == 1 and st.drawn <= 1
+        pay, _ = _continental_payment(st, winner,
+                                      [e for m in held[winner].melds for e in _entries(m)], quick)
         return {s: pay for s in range(st.players) if s != winner}
 
     def settle(self, owed: dict[int, int], winner: int,
@@ -136,10 +188,28 @@ class PhomScoring(WinnerTakesHands):
     """PHOM-8, PHOM-11, PHOM-14: Ù is paid 12 or 6 (:func:`_phom_u`); the showdown ranks
     the trash (:func:`phom_result`). With OPT-WIN-2 Ù counts the hands and is tallied."""
 
+    unit = 0.25  # a hand pays a few chips (PHOM-8, PHOM-11)
+
     def went_out(self, st: State, winner: int, doubled: bool) -> HandResult:
         if st.rules.each_hand_a_game:
             return super().went_out(st, winner, doubled)
         return _phom_u(st, winner)
+
+    def stakes(self, st: State, winner: int, held: Sequence[solver.Arrangement]) -> list[int]:
+        """PHOM-11: the showdown with ``winner`` lowest and the others ranked by their trash
+        (a seat with no meld held nor shown pays as móm), on top of the chips already paid in
+        the hand (PHOM-14), as the hand's result counts them."""
+        if st.rules.each_hand_a_game:
+            return super().stakes(st, winner, held)
+        others = sorted((s for s in range(st.players) if s != winner),
+                        key=lambda s: held[s].deadwood_value)
+        scores = list(st.hand_scores)
+        for place, seat in enumerate(others, start=1):
+            mom = not held[seat].melds and not any(m.owner == seat for m in st.melds)
+            pay = 4 if mom else place
+            scores[seat] -= pay
+            scores[winner] += pay
+        return scores
 
 
 class Penalty(WinnerTakesHands):
@@ -165,6 +235,7 @@ class Tally(WinnerTakesHands):
     scored so is won in one hand."""
 
     each_hand_a_game = True
+    unit = 0.05  # a whole hand is one point
 
     def settle(self, owed: dict[int, int], winner: int,
                players: int) -> tuple[dict[int, int], list[int]]:
@@ -201,21 +272,45 @@ def _net_payments(scores: list[int] | tuple[int, ...]) -> tuple[tuple[int, int, 
     return tuple(payments)
 
 
-def _continental_payment(st: State, winner: int) -> tuple[int, dict[str, Any]]:
-    """CONT-7, CONT-10..12: what each other player pays the winner."""
+def unit_of(rules: GameRules) -> float:
+    """What a point of a hand's score is worth in one match, in card points of the game (the
+    analysis grades every loss in it, PROTOCOL.md §10 *One unit*): its scoring's ``unit``, a
+    hand won counting one under OPT-WIN-2; where every card counts one (OPT-VALUES) a point is
+    a card, worth the pack's mean card value in the game's own values."""
+    scoring = Scoring.TALLY if rules.each_hand_a_game else rules.game.scoring
+    if scoring.each_hand_a_game or not rules.values.count_cards:
+        return scoring.unit
+    pack = standard_pack(*rules.pack_size())
+    points = replace(rules.values, count_cards=False)
+    return scoring.unit * sum(map(rules.values.of, pack)) / sum(map(points.of, pack))
+
+
+def _entries(listed: Sequence[str]) -> list[tuple[str, str, bool]]:
+    """A solver's meld listing (``"JK:5H"``: a wild standing for a card) as (card, the card it
+    stands for, wild?)."""
+    out = []
+    for entry in listed:
+        card, _, stands = entry.partition(":")
+        out.append((card, stands or card, bool(stands) or card == JOKER))
+    return out
+
+
+def _continental_payment(st: State, winner: int, placed: Sequence[tuple[str, str, bool]],
+                         quick: bool) -> tuple[int, dict[str, Any]]:
+    """CONT-7, CONT-10..12: what each other player pays the winner for the cards ``placed``
+    (card, the card it stands for, wild?); ``quick``: declared in its first turn (CONT-11)."""
     options = st.rules.options
-    placed = [p for m in st.melds if m.owner == winner for p in m.cards]
-    jokers = sum(1 for p in placed if p.card == JOKER)
-    twos = sum(1 for p in placed if p.is_wild and p.card != JOKER)
+    jokers = sum(1 for card, _, _ in placed if card == JOKER)
+    twos = sum(1 for card, _, wild in placed if wild and card != JOKER)
     items = {"win": 1, "jokers": 2 * jokers}
     if options.twos_wild:
         items["twos"] = twos
-    if options.quick_meld_bonus and st.turns[winner] == 1 and st.drawn <= 1:
+    if options.quick_meld_bonus and quick:
         items["quick"] = 10 if st.drawn == 0 else 7
     if options.special_bonus:
-        if not any(p.is_wild for p in placed):
+        if not any(wild for _, _, wild in placed):
             items["no_wilds"] = 10
-        if len({suit_of(p.stands_for) for p in placed}) == 1:
+        if len({suit_of(stands) for _, stands, _ in placed}) == 1:
             items["one_suit"] = 10
     return sum(items.values()), {"payment": items}
 

@@ -95,17 +95,19 @@ def verify_meld(st: State, seat: int, act: MeldAction) -> None:
     left = hand_after(st, seat, cards)
     melds = _new_melds(st, seat, act.melds)
     opening = not st.opened[seat]
+    # KALUKI-6 before KALUKI-5: an opening that leaves out the card just taken is refused for
+    # that, whatever its points; the taken card is what the player must change first.
+    if opening and st.must_use is not None and st.must_use not in cards:
+        raise IllegalAction(Code.MUST_USE_TAKEN_CARD,
+                            f"your opening must use the {st.must_use} you took",
+                            {"card": st.must_use})
     minimum = st.rules.game.initial_meld
-    if minimum and opening:  # the minimum first: a too-low opening fails whatever it uses
+    if minimum and opening:
         points = sum(st.rules.game.meld_points(m) for m in melds)
         if points < minimum:  # KALUKI-5, GERMAN-6
             raise IllegalAction(Code.INITIAL_MELD_TOO_LOW,
                                 f"your first meld must be worth {minimum}; this is {points}",
                                 {"need": minimum, "points": points})
-    if opening and st.must_use is not None and st.must_use not in cards:
-        raise IllegalAction(Code.MUST_USE_TAKEN_CARD,
-                            f"your opening must use the {st.must_use} you took",
-                            {"card": st.must_use})  # KALUKI-6
     check_left(st, seat, left)
 
 

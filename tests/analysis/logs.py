@@ -8,6 +8,7 @@ from typing import Any
 from app.engine.cards import standard_pack
 from app.engine.games import match_rules
 from app.engine.matchlog import MatchLog
+from app.engine.solver import best_arrangement
 
 
 def hand_log(game: str, hands: list[list[str]], actions: list[tuple[int, dict[str, Any]]], *,
@@ -32,12 +33,20 @@ def parsed(log: dict[str, Any]) -> MatchLog:
     return MatchLog.parse(log)
 
 
-def filler(game: str, used: list[str], size: int, players: int = 2) -> list[str]:
+def filler(game: str, used: list[str], size: int, players: int = 2, *,
+           meldless: bool = False) -> list[str]:
     """``size`` cards of ``game``'s pack not in ``used``, spread over suits and ranks (every
-    fifth card in pack order, then the next fifths: few runs, rarely two of a rank)."""
+    fifth card in pack order, then the next fifths: few runs, rarely two of a rank);
+    ``meldless``: skipping any card that would make a meld with those already taken."""
     rules = match_rules(game, {}, players)
     pack = standard_pack(*rules.pack_size())
     for card in used:
         pack.remove(card)
     spread = [c for o in (0, 2, 4, 1, 3) for c in pack[o::5] if c != "JK"]
-    return spread[:size]
+    if not meldless:
+        return spread[:size]
+    out: list[str] = []
+    for card in spread:
+        if len(out) < size and not best_arrangement([*out, card], rules.meld, len).melds:
+            out.append(card)
+    return out

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from app.analysis import Decision, analyse
+from app.analysis import Decision
+from app.analysis.report import graded
 
 from .logs import filler, hand_log, parsed
 
@@ -35,18 +36,21 @@ class Ready:
     passed: str
     upcard: bool = True
 
-    def log(self, action: dict[str, Any]) -> dict[str, Any]:
+    def log(self, action: dict[str, Any], options: dict[str, Any] | None = None,
+            meldless: bool = False) -> dict[str, Any]:
+        """The hand's log; ``meldless``: the other seat's cards hold no meld."""
         stock = [self.drawn] if self.drawn else []
         upcard = ["QC"] if self.upcard else []
         other = filler(self.game, [*self.hand, *stock, *upcard], len(self.hand) - (
-            0 if self.drawn else 1))
+            0 if self.drawn else 1), meldless=meldless)
         actions = [(1, DRAW)] if self.drawn else []
         return hand_log(self.game, [other, self.hand], [*actions, (1, action)],
-                        stock_top=stock, discard=upcard)
+                        stock_top=stock, discard=upcard, options=options)
 
-    def decision(self, action: dict[str, Any]) -> Decision:
+    def decision(self, action: dict[str, Any], options: dict[str, Any] | None = None
+                 ) -> Decision:
         index = 1 if self.drawn else 0
-        found = [d for d in analyse(parsed(self.log(action)), "g").decisions
+        found = [d for d in graded(parsed(self.log(action, options)), "g")
                  if d.index == index]
         assert found, f"no decision at index {index}"
         return found[0]
@@ -54,7 +58,8 @@ class Ready:
 
 TEN = ["AS", "2S", "3S", "4S", "4H", "5H", "6H", "7C", "7D", "7S"]
 TEN_MELDS = melds("AS 2S 3S 4S", "4H 5H 6H", "7C 7D 7S")
-CONT = ["AS", "2S", "3S", "4S", "5S", "6H", "7H", "8H", "9H", "2C", "3C", "4C", "TD", "JD", "QD"]
+# No two in it: with twos wild (CONT-10) a two used as a wild pays more than as itself.
+CONT = ["3S", "4S", "5S", "6S", "7S", "6H", "7H", "8H", "9H", "3C", "4C", "5C", "TD", "JD", "QD"]
 READY = [
     # BOAT-5: declaring the whole hand but the drawn KD, discarded.
     Ready("boat_house", TEN, "KD", {"type": "declare", "melds": TEN_MELDS, "discard": "KD"},
@@ -66,10 +71,10 @@ READY = [
                                           "2D 3D 4D")}, "KD"),
     # DOUBLE-7: melding all ten cards (going out with the discard of KD next).
     Ready("double_rum", TEN, "KD", {"type": "meld", "melds": TEN_MELDS}, "KD"),
-    # CONT-6: the 5-4-3-3 pattern, the 16th card (8S) discarded.
-    Ready("continental", CONT, "8S",
-          {"type": "declare", "melds": melds("AS 2S 3S 4S 5S", "6H 7H 8H 9H", "2C 3C 4C",
-                                             "TD JD QD"), "discard": "8S"}, "8S"),
+    # CONT-6: the 5-4-3-3 pattern, the 16th card (KC) discarded.
+    Ready("continental", CONT, "KC",
+          {"type": "declare", "melds": melds("3S 4S 5S 6S 7S", "6H 7H 8H 9H", "3C 4C 5C",
+                                             "TD JD QD"), "discard": "KC"}, "KC"),
     # QUEEN-2/3: seven cards in melds and the drawn KD discarded: 31 points.
     Ready("queen_city", ["AS", "2S", "3S", "4S", "7C", "7D", "7S"], "KD",
           {"type": "declare", "melds": melds("AS 2S 3S 4S", "7C 7D 7S"), "discard": "KD"},

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from app.analysis import analyse
-from app.analysis.report import UNIT, VERSION, accuracy, is_current, reweigh
+from app.analysis.report import VERSION, accuracy, is_current, reweigh
 
 from .logs import hand_log, parsed
 from .test_grades import DRAW, MELDED, OTHER, discard
@@ -48,7 +48,7 @@ def test_the_servers_moves_are_marked_graded_and_not_counted() -> None:
     assert own, "seat 1's own draw is a decision"
     seat = marked.seats[1]
     assert (seat.decisions, seat.accuracy, seat.loss) == (
-        len(own), accuracy(own, UNIT.get("standard", 1.0)), round(sum(own), 2))
+        len(own), accuracy(own, 1.0), round(sum(own), 2))
     assert plain.seats[1].decisions > seat.decisions
     assert plain.seats[1].accuracy is not None and seat.accuracy is not None
     assert plain.seats[1].accuracy < seat.accuracy  # the blunder was not seat 1's player's

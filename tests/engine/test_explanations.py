@@ -44,11 +44,13 @@ def agrees(st: State, seat: int, action: dict[str, object], code: str) -> dict[s
     return error.fields
 
 
-def test_kaluki5_a_low_opening_names_the_minimum_before_the_taken_card_rule():
-    # KALUKI-5 before KALUKI-6: after taking the KD, a set of twos (6 points) is refused for the
-    # 51-point minimum, not for leaving out the KD; the figures come with the refusal.
+def test_kaluki6_a_low_opening_without_the_taken_card_names_the_card():
+    # KALUKI-6 before KALUKI-5: after taking the KD, a set of twos (6 points) that leaves out
+    # the KD is refused for the KD, what the player must change first; one with the KD worth
+    # too little (KS KH KD: 30) is refused for the 51-point minimum, with its figures.
     st = took_kd()
-    assert agrees(st, 0, melds("2C 2H 2S"), "initial_meld_too_low") == {"need": 51, "points": 6}
+    assert agrees(st, 0, melds("2C 2H 2S"), "must_use_taken_card") == {"card": "KD"}
+    assert agrees(st, 0, melds("KS KH KD"), "initial_meld_too_low") == {"need": 51, "points": 30}
 
 
 def test_kaluki6_an_opening_worth_51_without_the_taken_card_names_it():

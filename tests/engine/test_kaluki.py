@@ -243,6 +243,17 @@ def test_kaluki6_opening_must_use_the_taken_card_and_no_discard_before():
     assert st.opened[0] is True and st.turn == 1
 
 
+def test_kaluki6_a_low_opening_without_the_taken_card_is_refused_for_the_card():
+    # KALUKI-6 before KALUKI-5 (as before the legality rewrite): after taking KD, an opening
+    # that leaves it out and is worth less than 51 (QS QH QD: 30; two sets: 60 is refused the
+    # same) is refused with must_use_taken_card, the rule the player broke; with the KD and
+    # still below 51 (KS KH KD: 30) the minimum is the reason.
+    st = act(kd_on_the_pile(), 0, DRAW_DISCARD)
+    rejected(st, 0, melds("QS QH QD"), "must_use_taken_card")
+    rejected(st, 0, melds("JS JH JD"), "must_use_taken_card")
+    rejected(st, 0, melds("KS KH KD"), "initial_meld_too_low")
+
+
 def test_kaluki6_no_lay_off_before_opening():
     # KALUKI-6: seat 1 opens; seat 0 (not opened) may not lay off its KC; once opened it may.
     opener = ["KS", "KH", "KD", "QS", "QH", "QD", "2C", "4C", "6C", "8C", "2D", "4D", "6D",
