@@ -67,6 +67,8 @@ class Node:
 
     async def start(self) -> None:
         await self.beat()
+        # Every process of a deployment must say the same prefix (docs/scaling.md, "Redis").
+        log.info("cluster: process %s, Redis keys and channels under %s:", self.id, self.prefix)
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._write())]
 
     async def beat(self) -> None:

@@ -152,8 +152,13 @@ class TournamentDirector:
 
     async def advance(self, tournament_id: str) -> None:
         """Open the tournament's tables still to play, seating its next round if it is due;
-        nothing unless this process drives it (or takes it now, nobody holding it)."""
+        nothing unless this process drives it (or takes it now, nobody holding it). One that
+        is not running in this database (finished, or another deployment's told through a
+        shared Redis) is not taken."""
         if not self.drives(tournament_id):
+            if tournament_id not in await self.store.running():
+                log.debug("tournament %s: not running here; left alone", tournament_id)
+                return
             if not await self.ownership.acquire(tournament_id):
                 return
             log.warning("tournament %s: driven here from now on", tournament_id)
