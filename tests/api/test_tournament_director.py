@@ -186,8 +186,12 @@ async def test_a_tournament_not_running_here_is_left_alone(caplog: Any) -> None:
     director = TournamentDirector(FlakyStore(fails=0), tables, owner, sweep=60.0)
     try:
         with caplog.at_level("DEBUG", logger="app.rooms.tournaments"):
-            await director.advance("elsewhere")
+            director.poked("elsewhere")
+            await eventually(lambda: caplog.records, "the message considered")
         assert owner.holding() == [] and tables.opened == []
         assert [r.levelname for r in caplog.records] == ["DEBUG"]
+        director.poked("t1")  # running here, and nobody drives it: taken
+        await eventually(lambda: tables.opened, "t1's table opened")
+        assert owner.holding() == ["t1"]
     finally:
         await director.close()
