@@ -1,6 +1,7 @@
 """Redis as an operator meets it (issue 36, docs/scaling.md "Redis"): a restarted Redis is
-used again at once, and two deployments sharing one Redis (each its own PostgreSQL database,
-default settings) keep to their own keys and channels. Both on a private redis-server."""
+used again at once, an inbox whose connection dropped is told so, and two deployments sharing
+one Redis (each its own PostgreSQL database, default settings) keep to their own keys and
+channels. All on a private redis-server."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from contextlib import ExitStack, asynccontextmanager
 from pathlib import Path
 
 import httpx
+import redis
 import redis.asyncio as aioredis
 
 from app.settings import deployment_prefix
@@ -18,7 +20,7 @@ from tests.api.client import Player, call, guest, http_client
 from tests.api.procs import ServerProcess, fresh_database
 from tests.api.test_tournaments import FOUR
 from tests.cluster.conftest import LEASE_SECONDS, Fleet, PrivateRedis
-from tests.waits import eventually
+from tests.waits import eventually, wait_until
 
 
 async def test_once_a_restarted_redis_is_ready_calls_succeed(
@@ -35,6 +37,22 @@ async def test_once_a_restarted_redis_is_ready_calls_succeed(
         answers = await asyncio.gather(*(_guest_and_room(http, i) for i in range(30)))
     failed = [pair for pair in answers if pair != (200, 200)]
     assert len(failed) <= 1, answers
+
+
+def test_an_inbox_connected_again_at_once_is_told(fleet: Fleet,
+                                                  private_redis: PrivateRedis) -> None:
+    """Its connection dropped, the inbox is connected and subscribed again by the retry at once,
+    without an error reaching the process: it is told all the same, since messages may have
+    been lost (relayed sockets then re-attach, docs/scaling.md "Inboxes")."""
+    (proc,) = fleet(1, RUMMY_REDIS_URL=private_redis.url)
+    client = redis.Redis.from_url(private_redis.url)
+    try:
+        assert client.client_kill_filter(_type="pubsub") == 1
+    finally:
+        client.close()
+    wait_until(lambda: "cluster inbox: connected to Redis again" in proc.log_text(),
+               "the inbox told that it was connected again")
+    assert "subscribing again" not in proc.log_text()  # the retry did it, not the process
 
 
 async def _ready_is(http: httpx.AsyncClient, status: int) -> bool:
