@@ -97,6 +97,22 @@ def _upgrade(url: str) -> str | None:
         _fail(f"cannot open the database {_redact(url)} (RUMMY_DATABASE_URL): {reason}", 1)
 
 
+def _reach_redis(url: str) -> None:
+    """Exit 1 with one line unless Redis answers: checked before anything is served or
+    migrated, as the database is."""
+    import asyncio
+
+    from redis.exceptions import RedisError
+
+    from app.services.redis_client import check, redacted
+
+    try:
+        asyncio.run(check(url))
+    except (OSError, RedisError) as exc:
+        reason = (str(exc) or type(exc).__name__).splitlines()[0]
+        _fail(f"cannot reach Redis at {redacted(url)} (RUMMY_REDIS_URL): {reason}", 1)
+
+
 def migrate() -> int:
     """Apply pending migrations; print the database's revision."""
     url = _settings().database_url
@@ -159,6 +175,8 @@ def serve(host: str, port: int) -> int:
         http=UpgradingHttpProtocol,  # and its HTTP one, which leaves no cycle on an upgrade
         server_header=False)
     logging.captureWarnings(True)  # a library's warnings are log lines too (py.warnings)
+    if settings.redis_url:
+        _reach_redis(settings.redis_url)
     _upgrade(settings.database_url)
     gc.set_threshold(*GC_THRESHOLDS)
     server = _AnnouncingServer(config, plain=settings.log_format == "text")

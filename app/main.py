@@ -12,7 +12,6 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import Receive, Scope, Send
 
@@ -53,6 +52,7 @@ from app.services import ledger, outage
 from app.services.addresses import AddressBook
 from app.services.analysis import Analyst
 from app.services.logwriter import LogWriter
+from app.services.redis_client import make_redis
 from app.services.store import SqlMatchStore
 from app.services.throttle import Limits, make_throttle
 from app.services.tournaments import SqlTournamentStore
@@ -149,8 +149,8 @@ def _gateway(settings: Settings, store: SqlMatchStore, timing: RoomTiming,
 def _cluster(settings: Settings, store: SqlMatchStore, timing: RoomTiming) -> Cluster:
     """This process as one of several sharing PostgreSQL and Redis (docs/scaling.md)."""
     assert settings.redis_url is not None  # noqa: S101 - is_cluster
-    redis = Redis.from_url(settings.redis_url, socket_connect_timeout=2,
-                           socket_timeout=max(1.0, settings.lease_seconds / 2))
+    redis = make_redis(settings.redis_url, connect_timeout=2,
+                       timeout=max(1.0, settings.lease_seconds / 2))
     node = Node(redis, settings.redis_prefix, settings.lease_seconds)
     leases = Leases(redis, settings.redis_prefix, node.id, settings.lease_seconds)
     lost: list[Cluster] = []  # the store reports to the cluster, which is made after it

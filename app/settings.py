@@ -8,6 +8,7 @@ before exiting with status 2. docs/security.md lists every setting and limit.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -188,9 +189,11 @@ class Settings(BaseSettings):
     reports_per_player_per_hour: Count = 10
     # Rooms one host may have waiting for players at once (issue 18: one guest hosted 300).
     max_waiting_rooms_per_host: Annotated[int, Field(ge=1, le=1000)] = 5
-    # Prefix of this deployment's Redis keys, so that deployments (or tests) sharing one Redis
-    # keep their throttles apart.
-    redis_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = "rummy"
+    # Prefix of this deployment's Redis keys and pub/sub channels, so that deployments (or
+    # tests) sharing one Redis keep apart (a Redis database number does not: pub/sub ignores
+    # it). Unset or empty: `rummy:` and a hash of where the database is (`deployment_prefix`).
+    redis_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$",
+                                       examples=["rummy"])] = ""
     # Several processes (PostgreSQL and Redis, docs/scaling.md): how long a room's lease lasts
     # without renewal, so how soon a dead process's rooms are taken over.
     lease_seconds: Annotated[float, Field(ge=0.5, le=60, allow_inf_nan=False)] = 5.0
@@ -219,6 +222,15 @@ class Settings(BaseSettings):
         """Rooms are shared among processes: Redis coordinates, PostgreSQL holds the truth."""
         return bool(self.redis_url) and self.database_url.startswith("postgresql")
 
+    @field_validator("redis_prefix", mode="before")
+    @classmethod
+    def _prefix_of_the_database(cls, value: Any, info: ValidationInfo) -> Any:
+        if value not in (None, ""):
+            return value
+        # A bad database URL is refused on its own; the prefix does not add a second refusal.
+        database_url = info.data.get("database_url")
+        return "rummy" if database_url is None else deployment_prefix(database_url)
+
     # Field validators rather than a model validator, so that each refusal names its variable;
     # `environment` is declared first, so it is in `info.data` when it was valid.
     @field_validator("secret_key")
@@ -239,6 +251,19 @@ class Settings(BaseSettings):
             raise ValueError(f"is refused when RUMMY_ENVIRONMENT={environment}: stacked decks "
                              "are for development only")
         return value
+
+
+def deployment_prefix(database_url: str) -> str:
+    """The default Redis prefix: `rummy:` and a hash of where the database is (its kind, host,
+    port and name; not the user, password, driver or options), so every process of one
+    deployment shares it and another deployment's differs."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(database_url)
+    backend = url.get_backend_name()
+    port = url.port or (5432 if backend == "postgresql" else "")
+    place = f"{backend}://{url.host or ''}:{port}/{url.database or ''}"
+    return f"rummy:{hashlib.sha256(place.encode()).hexdigest()[:12]}"
 
 
 def example(name: str) -> str:

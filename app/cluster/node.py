@@ -67,6 +67,8 @@ class Node:
 
     async def start(self) -> None:
         await self.beat()
+        # Every process of a deployment must say the same prefix (docs/scaling.md, "Redis").
+        log.info("cluster: process %s, Redis keys and channels under %s:", self.id, self.prefix)
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._write())]
 
     async def beat(self) -> None:
@@ -100,8 +102,14 @@ class Node:
         cut_off = False
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            connection = None
             try:
                 await pubsub.subscribe(self.channel(self.id), self.everyone)
+                # A dropped connection is made again and subscribed again inside redis-py (its
+                # retry, app.services.redis_client): told here, as a failure is below.
+                connection = pubsub.connection
+                if connection is not None:
+                    connection.register_connect_callback(self._connected_again)
                 if cut_off:
                     cut_off = False
                     self.reconnected()
@@ -114,8 +122,15 @@ class Node:
                 cut_off = True
                 await asyncio.sleep(0.2)
             finally:
+                if connection is not None:  # it goes back to the pool for other commands
+                    connection.deregister_connect_callback(self._connected_again)
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
+
+    def _connected_again(self, _connection: object) -> None:
+        """The inbox's connection was made again: messages may have been lost meanwhile."""
+        log.warning("cluster inbox: connected to Redis again; messages may have been lost")
+        self.reconnected()
 
     def _dispatch(self, data: bytes) -> None:
         metrics.relayed("received")

@@ -142,8 +142,9 @@ class TournamentDirector:
             self.tell(tournament_id)
 
     def poked(self, tournament_id: str) -> None:
-        """Advance the tournament in the background (told by another process, or here)."""
-        self._spawn(self._advance_logged(tournament_id))
+        """Advance the tournament in the background (told by another process, or here), if
+        it runs in this database."""
+        self._spawn(self._advance_logged(tournament_id, told=True))
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(job)
@@ -193,9 +194,18 @@ class TournamentDirector:
                 log.info("tournament %s: %s not told at %s of table %s: %r",
                          table.tournament_id, player_id, previous, table.room_id, exc)
 
-    async def _advance_logged(self, tournament_id: str) -> None:
+    async def _runs_here(self, tournament_id: str) -> bool:
+        """Whether a tournament told of is driven here or running in this database: one that
+        finished, or another deployment's told through a Redis they share, is left alone."""
+        if self.drives(tournament_id) or tournament_id in await self.store.running():
+            return True
+        log.debug("tournament %s: told of it, but it does not run here", tournament_id)
+        return False
+
+    async def _advance_logged(self, tournament_id: str, told: bool = False) -> None:
         try:
-            await self.advance(tournament_id)
+            if not told or await self._runs_here(tournament_id):
+                await self.advance(tournament_id)
         except asyncio.CancelledError:
             raise
         except Exception:  # the next poke or sweep tries again

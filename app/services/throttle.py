@@ -22,9 +22,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from redis.asyncio import Redis
-
 from app.refusals import Code, FixedRefusal
+from app.services.redis_client import make_redis
 from app.settings import Settings
 
 
@@ -143,7 +142,7 @@ return false
 class RedisThrottle(Throttle):
     def __init__(self, url: str, prefix: str) -> None:
         super().__init__(prefix)
-        self.redis = Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        self.redis = make_redis(url, connect_timeout=3, timeout=3)
         self._script = self.redis.register_script(_TAKE)
 
     async def _take_one(self, ticket: Ticket, limit: Limit) -> float | None:

@@ -19,7 +19,7 @@ import pytest
 
 from app.db.session import Pool
 from app.settings import Settings
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, free_port
 
 GOOD_KEY = "k" * 40
 PRODUCTION = {"RUMMY_ENVIRONMENT": "production", "RUMMY_SECRET_KEY": GOOD_KEY}
@@ -190,6 +190,25 @@ def test_an_unreachable_database_is_one_line_too(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
     assert "cannot open the database" in done.stderr and "RUMMY_DATABASE_URL" in done.stderr
     assert "secret" not in done.stderr  # the password is not shown
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+@pytest.mark.parametrize("where", ["port", "socket"])
+def test_an_unreachable_redis_is_one_line_too(tmp_path: Path, log_format: str,
+                                              where: str) -> None:
+    """Checked before the database is migrated, in either log format (issue 36: it was a
+    101-line traceback, exit 3)."""
+    url = (f"redis://:secret@127.0.0.1:{free_port()}/0" if where == "port"
+           else f"unix://{tmp_path / 'no-redis.sock'}")
+    done = _run(_clean_env(tmp_path, RUMMY_REDIS_URL=url, RUMMY_LOG_FORMAT=log_format),
+                "serve", "--port", "1")
+
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("rummy: cannot reach Redis at "), done.stderr
+    assert "RUMMY_REDIS_URL" in done.stderr
+    assert "secret" not in done.stderr  # the password is not shown
+    assert not (tmp_path / "x.db").exists()  # nothing migrated
 
 
 @pytest.mark.parametrize("text", ['["https://a.example", "http://b.example:8000"]',

@@ -1,8 +1,9 @@
 """The tournament director on its own (`app.rooms.tournaments`), with a store, tables and an
 owner made up for the test: the sweep opens again what a failed opening left, only the holder
 of a tournament drives it, a round's tables open in the gaps between people's actions, each
-table's first opening is kept (its first deal's deadline, PROTOCOL.md §8 "Arrival"), and a next
-round's table is told at its players' last tables ("Where to be")."""
+table's first opening is kept (its first deal's deadline, PROTOCOL.md §8 "Arrival"), a next
+round's table is told at its players' last tables ("Where to be"), and a tournament not
+running in this database is left alone."""
 
 from __future__ import annotations
 
@@ -172,5 +173,25 @@ async def test_a_next_table_is_told_at_each_players_last_table() -> None:
         assert tables.opened == ["final"]
         assert tables.arrivals == [Arrival("t1", 1060.0)]
         assert store.kept == {}  # its opening was kept already
+    finally:
+        await director.close()
+
+
+async def test_a_tournament_not_running_here_is_left_alone(caplog: Any) -> None:
+    """Told of a tournament this database does not run (another deployment's, through a
+    shared Redis, or one that finished): not taken, nothing opened, no line above debug."""
+    tables = Recording()
+    owner = Owner()
+    owner.free = True
+    director = TournamentDirector(FlakyStore(fails=0), tables, owner, sweep=60.0)
+    try:
+        with caplog.at_level("DEBUG", logger="app.rooms.tournaments"):
+            director.poked("elsewhere")
+            await eventually(lambda: caplog.records, "the message considered")
+        assert owner.holding() == [] and tables.opened == []
+        assert [r.levelname for r in caplog.records] == ["DEBUG"]
+        director.poked("t1")  # running here, and nobody drives it: taken
+        await eventually(lambda: tables.opened, "t1's table opened")
+        assert owner.holding() == ["t1"]
     finally:
         await director.close()
