@@ -38,7 +38,10 @@ pytestmark = pytest.mark.postgres
 # A match to 25 points is two or three hands: the review counts hands, the test's time too.
 ROOM = {"game": "standard", "seats": 2, "stake": 1, "buy_in": 5000,
         "options": {"target_score": 25}}
-ENV = {"RUMMY_TRUSTED_PROXIES": "127.0.0.1", "RUMMY_STARTING_CHIPS": "100000"}
+# Its players answer every state at once, 30 matches side by side: the socket limit of a person
+# (20 messages a second) is not what is tested here.
+ENV = {"RUMMY_TRUSTED_PROXIES": "127.0.0.1", "RUMMY_STARTING_CHIPS": "100000",
+       "RUMMY_SOCKET_MESSAGES_PER_SECOND": "1000", "RUMMY_SOCKET_BURST": "1000"}
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ import pytest
 
 from tests.api.client import Player, WsClient, call, guest, http_client
 from tests.api.procs import ServerProcess, admin_token
+from tests.cluster.conftest import PrivateRedis
 from tests.pgcluster import private_cluster
 
 OUTAGE_ANSWER_SECONDS = 15.0  # each refused request; the connect timeout is 5 s
@@ -96,12 +97,16 @@ async def _outage(proc: ServerProcess, http: httpx.AsyncClient, cluster: Any) ->
 
 async def test_an_unreachable_redis_answers_503_where_throttles_are_needed(
         tmp_path: Path) -> None:
-    """The throttles live in Redis when it is configured: without it, the routes they guard
+    """The throttles live in Redis when it is configured: when it goes away after start-up (an
+    unreachable one refuses the start, tests/api/test_settings.py), the routes they guard
     refuse with 503 rather than go unguarded; the rest of the server works."""
+    redis_server = PrivateRedis(tmp_path)
+    redis_server.start()
     proc = ServerProcess(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'rummy.db'}",
-                         env={"RUMMY_REDIS_URL": "redis://127.0.0.1:1/0"})
+                         env={"RUMMY_REDIS_URL": redis_server.url})
     try:
         proc.start()
+        redis_server.stop()
         async with http_client(proc.base_url) as http:
             await _unavailable(http, "POST", "/api/auth/guest", body={"name": "Newcomer"})
             await _unavailable(http, "POST", "/api/auth/register",
@@ -109,4 +114,5 @@ async def test_an_unreachable_redis_answers_503_where_throttles_are_needed(
             assert (await call(http, "GET", "/api/games"))["games"]
     finally:
         proc.stop()
+        redis_server.stop()
     assert "Exception in ASGI application" not in proc.log_text()

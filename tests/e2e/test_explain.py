@@ -181,11 +181,11 @@ def test_refusals_and_disabled_actions_say_why_in_spanish(new_page: Any,
     expect(why_discard).to_have_text(
         "Tu primera bajada debe usar el Rey de corazones que tomaste del descarte.")
 
-    # KALUKI-5 before KALUKI-6: the set of twos is refused for the minimum, with its figures.
+    # KALUKI-6 before KALUKI-5: the set of twos leaves out the King taken, whatever its points.
     select(page, "2D", "2H")
     meld.click()
-    expect(page.locator(".toast", has_text="Tu primera bajada debe valer al menos 51 puntos; "
-                                           "esta vale 6.")).to_be_visible(timeout=WAIT)
+    expect(page.locator(".toast", has_text="Tu primera bajada debe usar el Rey de corazones que "
+                                           "tomaste del descarte.")).to_be_visible(timeout=WAIT)
     select(page, "2C", "2D", "2H")  # deselected
 
     # Add group stages only a group that could be a meld: 7♦ 9♠ J♣ is none.
