@@ -22,9 +22,9 @@ LINT_DIRS := $(wildcard app tests bench)
 run: $(VENV)/.installed
 	$(BIN)/python -m app serve --host $(HOST) --port $(PORT)
 
-# Most tests wait on real servers, databases and browsers: three workers keep both cores busy.
+# Most tests wait on real servers, databases and browsers: four workers keep both cores busy.
 # Each worker takes whole files (their module fixtures stay shared); TEST_WORKERS=0 runs serially.
-TEST_WORKERS ?= 3
+TEST_WORKERS ?= 4
 
 test: lint
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile

@@ -98,3 +98,23 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"PostgreSQL tests were SKIPPED: {reason}. Set RUMMY_TEST_DATABASE_URL or start "
             "PostgreSQL on 127.0.0.1:5432; RUMMY_REQUIRE_POSTGRES=1 turns the skips into failures.",
             yellow=True, bold=True)
+
+
+# The files that take longest (docs/benchmarks.md, "The test suite"), handed to the workers
+# first: `--dist loadfile` deals whole files in collection order, and a long file dealt last
+# would leave one worker busy while the others have finished.
+LONGEST_FIRST = (
+    "tests/bots/test_bot_playouts.py", "tests/cluster/test_cluster.py",
+    "tests/cluster/test_tournaments_cluster.py", "tests/api/test_crash_recovery.py",
+    "tests/api/test_room_faults.py", "tests/api/test_tournaments.py", "tests/bench/test_load.py",
+    "tests/bench/test_fairplay_bench.py", "tests/e2e/test_moderation_browser.py",
+    "tests/api/test_schema_fuzz.py", "tests/e2e/test_tournaments_page.py",
+    "tests/api/test_room_runtime.py", "tests/e2e/test_explain.py",
+    "tests/e2e/test_leave_resign.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first, the rest in their usual order (a stable sort)."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
