@@ -22,7 +22,9 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-TIMEOUT = 30.0  # a generous deadline for any reply: the suite runs on busy machines
+from tests.waits import DEADLINE
+
+TIMEOUT = DEADLINE  # a generous deadline for any reply: the suite runs on busy machines
 
 Message = dict[str, Any]
 

@@ -15,6 +15,7 @@ import pytest
 
 from tests import pg
 from tests.conftest import REPO_ROOT
+from tests.waits import STARTUP_DEADLINE
 
 pytestmark = pytest.mark.postgres
 
@@ -23,7 +24,7 @@ def bench(*args: str) -> str:
     postgres = pg.require_postgres().render_as_string(hide_password=False)
     done = subprocess.run(  # noqa: S603 - our interpreter, fixed argv
         [sys.executable, "-m", "bench.load", *args, "--postgres", postgres], cwd=REPO_ROOT,
-        capture_output=True, text=True, timeout=120, check=False)
+        capture_output=True, text=True, timeout=STARTUP_DEADLINE * 3, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 

@@ -25,6 +25,10 @@ from app.engine.games import GAMES
 from .playouts import play_config
 
 HANDS_PER_GAME = 500
+# Continental's share of the two worker processes is about two minutes on a quiet machine and
+# ten times that beside the suite's other workers at a load of 15-20: a limit for a hang, twice
+# the suite's (pyproject.toml).
+pytestmark = pytest.mark.timeout(1800)
 S, R = "sensible", "random"
 
 # game -> [(options, players, seat kinds, hands)]
