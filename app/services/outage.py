@@ -44,16 +44,20 @@ _OUTAGE = (
 
 def is_storage_outage(exc: BaseException) -> bool:
     """Whether `exc` (or the driver error it wraps) says storage cannot be reached now."""
-    seen: BaseException | None = exc
-    for _ in range(4):  # SQLAlchemy error -> adapted driver error -> asyncpg error
-        if seen is None:
-            return False
-        if isinstance(seen, DBAPIError) and seen.connection_invalidated:
-            return True
-        if isinstance(seen, _OUTAGE):
-            return True
-        seen = seen.__cause__ or getattr(seen, "orig", None)
-    return False
+    return any((isinstance(seen, DBAPIError) and seen.connection_invalidated)
+               or isinstance(seen, _OUTAGE) for seen in _wrapped(exc, 4))
+
+
+def _wrapped(exc: BaseException, most: int) -> list[BaseException]:
+    """`exc` and the errors it wraps, outermost first, at most `most` of them (SQLAlchemy error
+    -> adapted driver error -> asyncpg error)."""
+    chain = [exc]
+    while len(chain) < most:
+        inner = chain[-1].__cause__ or getattr(chain[-1], "orig", None)
+        if not isinstance(inner, BaseException):
+            break
+        chain.append(inner)
+    return chain
 
 
 HOLD_SECONDS = 5  # not ready this long after the last outage a request met (Retry-After too)
@@ -83,10 +87,4 @@ class Faults:
 
 def cause_name(exc: BaseException) -> str:
     """The innermost error's type (`TooManyConnectionsError`, not SQLAlchemy's `DBAPIError`)."""
-    seen = exc
-    for _ in range(4):
-        inner = seen.__cause__ or getattr(seen, "orig", None)
-        if not isinstance(inner, BaseException):
-            break
-        seen = inner
-    return type(seen).__name__
+    return type(_wrapped(exc, 5)[-1]).__name__
