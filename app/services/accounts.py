@@ -41,8 +41,13 @@ MAX_NAME = 32
 COMMON_PASSWORDS = Path(__file__).resolve().parent / "data" / "common-passwords.txt.gz"
 
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
-# Verified against when the username is unknown, so both failures take the same time.
-_DUMMY_HASH = _hasher.hash("not a real password, only for timing")
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    """Verified against when the username is unknown, so both failures take the same time;
+    made at the first login, not at import (every server start and CLI command imports this)."""
+    return _hasher.hash("not a real password, only for timing")
 
 
 class AccountError(FixedRefusal):
@@ -278,7 +283,7 @@ async def login(session: AsyncSession, username: str, password: str) -> Player:
     player = await _by_username(session, username) if isinstance(username, str) else None
     stored = player.password_hash if player is not None else None
     given = password if isinstance(password, str) else ""
-    matches = await verify_password(stored or _DUMMY_HASH, given)
+    matches = await verify_password(stored or await asyncio.to_thread(_dummy_hash), given)
     if player is None or stored is None or not matches:
         raise InvalidCredentials("unknown username or wrong password")
     return player
