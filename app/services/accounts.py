@@ -283,7 +283,8 @@ async def login(session: AsyncSession, username: str, password: str) -> Player:
     player = await _by_username(session, username) if isinstance(username, str) else None
     stored = player.password_hash if player is not None else None
     given = password if isinstance(password, str) else ""
-    matches = await verify_password(stored or await asyncio.to_thread(_dummy_hash), given)
+    against: str = stored if stored is not None else await asyncio.to_thread(_dummy_hash)
+    matches = await verify_password(against, given)
     if player is None or stored is None or not matches:
         raise InvalidCredentials("unknown username or wrong password")
     return player
