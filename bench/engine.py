@@ -6,11 +6,25 @@ time (``time.thread_time``, which leaves out the slices the scheduler gives othe
 a busy machine), with actions per hand and milliseconds per action, then the solver's p50/p99
 on random 15-card two-pack hands with four jokers (``bench.solver``). Target (issue 12): 300
 Standard hands per second on one core.
+
+``python -m bench.engine --baseline REF`` plays each game in this checkout and in a temporary git
+worktree of REF (a commit, tag or branch) one after the other, each in a fresh process, and
+prints both hands per CPU-second and their ratio: a comparison made in one run, on one machine
+under one load (issue 37 asks 2x the last release in every game).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from app.bots import make_bot
 from app.bots.selfplay import play_match
@@ -41,11 +55,68 @@ def game_figures(game: str, seconds: float = SECONDS_PER_GAME) -> dict[str, floa
             "actions_per_hand": actions / hands, "ms_per_action": 1000 * elapsed / actions}
 
 
-def main() -> None:
+# One game's figures as JSON, run in a checkout's own directory: `game_figures` has had this
+# signature since issue 12, so a baseline from then on answers it.
+_ONE_GAME = "import json, sys, app; from bench.engine import game_figures as g; " \
+            "print(app.__file__); print(json.dumps(g(sys.argv[1], float(sys.argv[2]))))"
+HERE = Path(__file__).resolve().parent.parent
+
+
+def figures_in(checkout: Path, game: str, seconds: float) -> dict[str, float]:
+    """``game_figures`` of ``game`` as the code in ``checkout`` plays it, in a fresh process."""
+    out = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", _ONE_GAME, game, str(seconds)], cwd=checkout, check=True,
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(checkout)})
+    where, figures = out.stdout.splitlines()[-2:]
+    if not Path(where).is_relative_to(checkout):  # the venv's editable install took over
+        raise RuntimeError(f"{checkout}: the engine came from {where}")
+    return dict(json.loads(figures))
+
+
+@contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """A detached git worktree of ``ref`` for as long as the block runs."""
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
+        path = Path(tmp) / "baseline"
+        git = ["git", "-C", str(HERE), "worktree"]
+        subprocess.run([*git, "add", "--detach", "--quiet", str(path), ref], check=True)  # noqa: S603
+        try:
+            yield path
+        finally:
+            subprocess.run([*git, "remove", "--force", str(path)], check=False)  # noqa: S603
+
+
+def compare(ref: str, games: list[str], seconds: float) -> list[tuple[str, float, float]]:
+    """Per game: hands per CPU-second at ``ref`` and here, the two runs back to back."""
+    rows = []
+    with worktree(ref) as baseline:
+        print(f"{'game':<12} {ref[:12]:>12} {'this':>8} {'ratio':>6}  (hands per CPU-second)")
+        for game in games:
+            before = figures_in(baseline, game, seconds)["hands_per_cpu_s"]
+            now = figures_in(HERE, game, seconds)["hands_per_cpu_s"]
+            print(f"{game:<12} {before:>12.1f} {now:>8.1f} {now / before:>5.2f}x", flush=True)
+            rows.append((game, before, now))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", metavar="REF", help="compare with this git commit")
+    parser.add_argument("--seconds", type=float, default=SECONDS_PER_GAME,
+                        help="play per game and side")
+    parser.add_argument("games", nargs="*", default=list(GAMES))
+    args = parser.parse_args(argv)
+    if args.baseline:
+        compare(args.baseline, args.games, args.seconds)
+        return
+    report(args.games, args.seconds)
+
+
+def report(games: list[str], seconds: float) -> None:
     print(f"{'game':<12} {'players':>7} {'hands':>6} {'hands/s':>8} {'hands/cpu-s':>12} "
           f"{'actions/hand':>13} {'ms/action':>10}")
-    for game in GAMES:
-        f = game_figures(game)
+    for game in games:
+        f = game_figures(game, seconds)
         print(f"{game:<12} {f['players']:>7} {f['hands']:>6} {f['hands_per_s']:>8.1f} "
               f"{f['hands_per_cpu_s']:>12.1f} {f['actions_per_hand']:>13.1f} "
               f"{f['ms_per_action']:>10.2f}", flush=True)
