@@ -19,6 +19,7 @@ import socket
 import time
 from collections.abc import Callable
 
+from pydantic import ValidationError
 from redis.asyncio import Redis
 
 from app import metrics
@@ -133,9 +134,17 @@ class Node:
         self.reconnected()
 
     def _dispatch(self, data: bytes) -> None:
+        """Hand a message on; one that is none of the cluster's (written by something else on
+        this Redis, or by another version) is ignored with one line, without a traceback."""
         metrics.relayed("received")
         try:
-            self.receive(wire.parse(data))
+            message = wire.parse(data)
+        except ValidationError as exc:
+            log.warning("cluster inbox: ignored %d bytes that are not a cluster message (%s)",
+                        len(data), exc.errors()[0]["msg"])
+            return
+        try:
+            self.receive(message)
         except Exception:
             log.exception("cluster inbox: a message could not be handled")
 
