@@ -75,6 +75,14 @@ export function TableExit({ room, view, me }) {
     setAsking(null);
     if (opener.current) opener.current.focus();
   };
+  // Escape closes the dialog wherever the focus is: before the effect above has moved it into
+  // the dialog (a busy machine), or after a click on the dialog's text has left it on the body.
+  useEffect(() => {
+    if (!asking) return undefined;
+    const onKey = (e) => { if (e.key === 'Escape') close(); };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [asking]);
   const confirm = async () => {
     if (asking === 'leave') { location.hash = '#/'; return; }
     setBusy(true);
@@ -93,8 +101,7 @@ export function TableExit({ room, view, me }) {
         onClick=${(e) => open('leave', e)}>${t('exit.leave')}</button>
     ${seated && playing && html`<button type="button" class="btn ghost small" data-testid="table-resign"
         onClick=${(e) => open('resign', e)}>${t('exit.resign')}</button>`}
-    ${asking && html`<${Portal}><div class="overlay" role="dialog" aria-modal="true" aria-labelledby="exit-h"
-        onKeyDown=${(e) => e.key === 'Escape' && close()}>
+    ${asking && html`<${Portal}><div class="overlay" role="dialog" aria-modal="true" aria-labelledby="exit-h">
       <div class="panel narrow" data-testid="exit-dialog">
         <h2 id="exit-h">${t(asking === 'leave' ? 'exit.leave_title' : 'exit.resign_title')}</h2>
         ${lines.map((line) => html`<p>${line}</p>`)}
