@@ -203,6 +203,13 @@ function ReportDialog({ player, matchId, onClose }) {
   const [busy, setBusy] = useState(false);
   const firstRef = useRef(null);
   useEffect(() => firstRef.current && firstRef.current.focus(), []);
+  // Escape closes it wherever the focus is (before the effect above moved it in, or after a
+  // click on the dialog's text left it on the body), as the Leave/Resign dialog does.
+  useEffect(() => {
+    const onKey = (e) => { if (e.key === 'Escape') onClose(); };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);
@@ -218,8 +225,7 @@ function ReportDialog({ player, matchId, onClose }) {
       setBusy(false);
     }
   };
-  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="report-h"
-      onKeyDown=${(e) => e.key === 'Escape' && onClose()}>
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="report-h">
     <form class="panel narrow report" data-testid="report-dialog" onSubmit=${submit}>
       <h2 id="report-h">${t('mod.report_title', { name: player.name })}</h2>
       <label class="field">${t('mod.report_reason')}
