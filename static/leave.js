@@ -2,7 +2,7 @@
 // play a person's seat: the seat's badge and countdown, and the log lines of moves the server
 // played for someone (an action event's `played_for`).
 import { render } from './vendor/preact.module.js';
-import { html, useState, useEffect, useRef, errorText, useNow } from './ui.js';
+import { html, useState, useEffect, useRef, errorText, useNow, useEscape } from './ui.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 
@@ -75,14 +75,7 @@ export function TableExit({ room, view, me }) {
     setAsking(null);
     if (opener.current) opener.current.focus();
   };
-  // Escape closes the dialog wherever the focus is: before the effect above has moved it into
-  // the dialog (a busy machine), or after a click on the dialog's text has left it on the body.
-  useEffect(() => {
-    if (!asking) return undefined;
-    const onKey = (e) => { if (e.key === 'Escape') close(); };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [asking]);
+  useEscape(Boolean(asking), close);
   const confirm = async () => {
     if (asking === 'leave') { location.hash = '#/'; return; }
     setBusy(true);

@@ -3,7 +3,7 @@
 // neither delivers their chat nor seats the two together; the lines already shown are hidden
 // here too), mute their chat at this table only (in this browser, for this room), and report
 // them, about the match being played.
-import { html, useState, useEffect, useRef, toast, errorText } from './ui.js';
+import { html, useState, useEffect, useRef, toast, errorText, useEscape } from './ui.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 
@@ -203,13 +203,7 @@ function ReportDialog({ player, matchId, onClose }) {
   const [busy, setBusy] = useState(false);
   const firstRef = useRef(null);
   useEffect(() => firstRef.current && firstRef.current.focus(), []);
-  // Escape closes it wherever the focus is (before the effect above moved it in, or after a
-  // click on the dialog's text left it on the body), as the Leave/Resign dialog does.
-  useEffect(() => {
-    const onKey = (e) => { if (e.key === 'Escape') onClose(); };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(true, onClose);
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);

@@ -20,6 +20,20 @@ export function useNow(active) {
   return now;
 }
 
+/**
+ * While `active`, Escape anywhere on the page calls `onEscape`: a modal dialog closes on Escape
+ * wherever the focus is (before the dialog has moved it in, or after a click on its text left it
+ * on the body), not only from inside itself.
+ */
+export function useEscape(active, onEscape) {
+  useEffect(() => {
+    if (!active) return undefined;
+    const onKey = (e) => { if (e.key === 'Escape') onEscape(); };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [active, onEscape]);
+}
+
 /** Re-render the calling component whenever the language changes. */
 export function useLang() {
   const [, bump] = useState(0);
