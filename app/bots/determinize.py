@@ -8,7 +8,8 @@ pack less its hand, the discard pile and the melds) are dealt to the other hands
 publicly known cards first, GEN-14) and to the stock in pack order, so the multiset of cards and
 every count are right. Given a generator, the unseen cards are shuffled first: one *sample* of
 the hidden cards, drawn only from what the view shows (the analysis, :mod:`app.analysis`, judges
-a move over several). The legality of this seat's own actions never depends on those hidden
+a move over several) and one a real deal could give (a Phỏm seat that took a discard holds a
+meld for it, PHOM-6). The legality of this seat's own actions never depends on those hidden
 cards, so ``legal_actions(state_for(view, rules), seat)`` equals
 ``legal_actions(true_state, seat)`` (tests/bots/test_determinize.py).
 
@@ -26,9 +27,12 @@ from itertools import chain
 from app.engine.actions import CallRummy
 from app.engine.cards import standard_pack
 from app.engine.moves import legal_actions
+from app.engine.phom import lock_melds, locks_hold
 from app.engine.rules import GameRules
 from app.engine.state import CallWindow, Phase, State
 from app.engine.views import SeatView, TableView, TurnState
+
+MAX_DEALS = 20  # shuffles tried for a world in which every seat's locked cards can be melded
 
 
 def state_for(view: SeatView, rules: GameRules, rng: random.Random | None = None) -> State:
@@ -56,36 +60,73 @@ def state_for(view: SeatView, rules: GameRules, rng: random.Random | None = None
     st.hand_scores = list(table["hand_scores"])
     st.restocks = table["restocks"]
     st.takes = [0] * rules.players
-    st.hands, st.stock = _deal_hidden(view, rules.pack_size(), rng)
+    st.hands, st.stock = _deal_hidden(view, rules, rng)
     _turn_state(st, table["turn_state"])
     st.tabled_at_turn_start = st.tabled[st.turn] if st.turn is not None else False
     _open_call_window(view, st)
     return st
 
 
-def _deal_hidden(view: SeatView, pack_size: tuple[int, int],
+def _deal_hidden(view: SeatView, rules: GameRules,
                  rng: random.Random | None) -> tuple[list[list[str]], list[str]]:
     """Own hand from the view; to each other hand its public cards, then unseen cards in pack
-    order (shuffled by ``rng`` if given); the unseen cards left are the stock."""
+    order (shuffled by ``rng`` if given); the unseen cards left are the stock. A shuffled deal
+    must be one a real deal could give: where a seat holds locked cards (PHOM-6: it took them
+    to meld, so its hand holds melds for them), a deal that breaks that is shuffled again, up to
+    ``MAX_DEALS`` times, and then those seats are given melds for their locked cards first."""
     table, seat = view.table, view.seat
     counts = table["hand_counts"]
-    hands = [list(view.part["hand"]) if s == seat else _public_cards(table, s)
-             for s in range(len(counts))]
+    public = [list(view.part["hand"]) if s == seat else _public_cards(table, s)
+              for s in range(len(counts))]
     melded = (p.card for m in view.melds for p in m.cards)
-    unseen = _unseen(_pack(pack_size), Counter(chain(table["discard"], melded, *hands)))
-    if rng is not None:
-        rng.shuffle(unseen)
+    unseen = _unseen(_pack(rules.pack_size()), Counter(chain(table["discard"], melded, *public)))
+    locking = [s for s in range(len(counts))
+               if s != seat and table["locked"][s] and counts[s] > len(public[s])]
+    for _ in range(MAX_DEALS):
+        if rng is not None:
+            rng.shuffle(unseen)
+        hands, stock = _fill(public, unseen, counts, seat)
+        if rng is None or all(locks_hold(hands[s], table["locked"][s], rules.meld)
+                              for s in locking):
+            break
+    else:
+        hands, stock = _fill(_with_lock_melds(public, unseen, locking, table, rules), unseen,
+                             counts, seat)
+    if len(stock) != table["stock_count"]:
+        raise ValueError(f"{len(stock)} unseen cards left for a stock of "
+                         f"{table['stock_count']}")
+    return hands, stock
+
+
+def _with_lock_melds(public: list[list[str]], unseen: list[str], locking: list[int],
+                     table: TableView, rules: GameRules) -> list[list[str]]:
+    """``public`` with, for each seat of ``locking``, unseen cards that make melds with its
+    locked cards (PHOM-6), taken out of ``unseen``, which is changed in place."""
+    public = [list(cards) for cards in public]
+    for s in locking:
+        melds = lock_melds(public[s] + unseen, table["locked"][s], rules.meld)
+        needed = Counter(c for m in melds or () for c in m) - Counter(public[s])
+        if melds is None or needed.total() > table["hand_counts"][s] - len(public[s]):
+            continue  # no melds that fit its hand: its cards stay as they come
+        for card in needed.elements():
+            unseen.remove(card)
+            public[s].append(card)
+    return public
+
+
+def _fill(public: list[list[str]], unseen: list[str], counts: list[int],
+          seat: int) -> tuple[list[list[str]], list[str]]:
+    """Each other hand's public cards topped up from ``unseen`` in its order; the rest."""
+    hands = [list(cards) for cards in public]
+    at = 0
     for s, hand in enumerate(hands):
         if s != seat:
             need = counts[s] - len(hand)
-            if not 0 <= need <= len(unseen):
+            if not 0 <= need <= len(unseen) - at:
                 raise ValueError(f"seat {s} holds {counts[s]} cards; the view cannot fill them")
-            hand += unseen[:need]
-            del unseen[:need]
-    if len(unseen) != table["stock_count"]:
-        raise ValueError(f"{len(unseen)} unseen cards left for a stock of "
-                         f"{table['stock_count']}")
-    return hands, unseen
+            hand += unseen[at:at + need]
+            at += need
+    return hands, unseen[at:]
 
 
 def _public_cards(table: TableView, seat: int) -> list[str]:
