@@ -2,12 +2,12 @@
 
 ``python -m bench.strength`` plays hard against normal in two-player games of every game, each
 played to its end (the target score, or the game's fixed number of hands), and prints the table
-of wins per game, with the 95 % Wilson interval of the hard player's share, and the CPU time of
-the hard player's decisions (p99, one core). Games come in pairs: the same deals twice, the hard
-player in either seat, so the luck of the cards cancels out; seeds are fixed, so a run is
-repeatable. Targets (issue 37): the interval's lower end above 50 % in every game, at least 65 %
-of the Standard games, and a hard decision within 250 ms p99, so that computer players never slow
-a room.
+of wins per game (and ties, which count for nobody), with the 95 % Wilson interval of the hard
+player's share, and the CPU time of the hard player's decisions (p99, one core). Games come in
+pairs: the same deals twice, the hard player in either seat, so the luck of the cards cancels
+out; seeds are fixed, so a run is repeatable. Targets (issue 37): the interval's lower end above
+50 % in every game, at least 65 % of the Standard games, and a hard decision within 250 ms p99, so
+that computer players never slow a room.
 
     python -m bench.strength                    # 1,000 Standard games, 100 of each other game
     python -m bench.strength --standard 200 --others 200   # issue 20's run
@@ -42,6 +42,11 @@ class Tally:
     hands: int = 0
     seconds: float = 0.0
     decisions: list[float] = field(default_factory=list)  # the hard player's, CPU seconds
+
+    @property
+    def ties(self) -> int:
+        """Games nobody won (a tie on totals): they count for neither player in ``share``."""
+        return self.games - self.hard - self.normal
 
     @property
     def share(self) -> float:
@@ -130,7 +135,7 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game keys")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"{'game':<12} {'games':>6} {'hard':>6} {'normal':>7} {'hard %':>7} "
+    print(f"{'game':<12} {'games':>6} {'hard':>6} {'normal':>7} {'ties':>5} {'hard %':>7} "
           f"{'95 % interval':>15} {'target':>12} {'p99 ms':>7} {'met':>4} {'hands':>6} "
           f"{'s':>6}")
     for game in args.games.split(","):
@@ -138,9 +143,10 @@ def main() -> None:
         t = play(game, n, args.seed)
         low, high = wilson(t.hard, t.games)
         interval = f"{100 * low:.1f}-{100 * high:.1f}%"
-        print(f"{game:<12} {t.games:>6} {t.hard:>6} {t.normal:>7} {100 * t.share:>6.1f}% "
-              f"{interval:>15} {TARGETS[game == 'standard']:>12} {t.p99_ms:>7.0f} "
-              f"{'yes' if met(t, game) else 'NO':>4} {t.hands:>6} {t.seconds:>6.0f}",
+        print(f"{game:<12} {t.games:>6} {t.hard:>6} {t.normal:>7} {t.ties:>5} "
+              f"{100 * t.share:>6.1f}% {interval:>15} {TARGETS[game == 'standard']:>12} "
+              f"{t.p99_ms:>7.0f} {'yes' if met(t, game) else 'NO':>4} {t.hands:>6} "
+              f"{t.seconds:>6.0f}",
               flush=True)
 
 
