@@ -105,9 +105,11 @@ def _with_lock_melds(public: list[list[str]], unseen: list[str], locking: list[i
     public = [list(cards) for cards in public]
     for s in locking:
         melds = lock_melds(public[s] + unseen, table["locked"][s], rules.meld)
-        needed = Counter(c for m in melds or () for c in m) - Counter(public[s])
-        if melds is None or needed.total() > table["hand_counts"][s] - len(public[s]):
-            continue  # no melds that fit its hand: its cards stay as they come
+        if melds is None:
+            continue  # no deal could give it melds: its cards stay as they come
+        needed = Counter(c for m in melds for c in m) - Counter(public[s])
+        if needed.total() > table["hand_counts"][s] - len(public[s]):
+            continue  # the melds found need more cards than its hand hides
         for card in needed.elements():
             unseen.remove(card)
             public[s].append(card)
