@@ -3,12 +3,13 @@ a strong player above a weak one (the evidence for its method, docs/analysis.md)
 
 Each game's hands come from matches of the hard computer player (seat 0) against the random one
 (seat 1), two players, played until ten hands are done; the time is that of ``analyse`` on them
-(one process, one core), and of it the part spent on luck (``luck s``, the stock draws valued
-card by card, :mod:`app.analysis.luck`); ``hard luck`` is the hard seat's mean luck per hand, in
-the hand's points. ``agree`` is the share of decisions graded alike when the same hands are
-graded again with other sampling seeds (the grades' noise from sampling ``--worlds`` worlds per
-decision; issue 37 asks at least 90 % at 8 worlds). Run:
-``python -m bench.analysis [--hands 10] [--worlds 4] [GAME ...]``.
+(one process, one core); ``luck s`` is the luck alone (``draw_lucks``: the stock draws valued
+over the unseen cards and the card that came, :mod:`app.analysis.luck`), which in ``analyse``
+shares the stock draws' work with their decisions; ``hard luck`` is the hard seat's mean luck
+per hand, in the hand's points. ``agree`` is the share of decisions graded alike when the same
+hands are graded again with other sampling seeds (the grades' noise from sampling ``--worlds``
+worlds per decision; issue 37 asks at least 90 % at 8 worlds). Run:
+``python -m bench.analysis [--hands 10] [--worlds 8] [GAME ...]``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def measure(game: str, hands: int, worlds: int = SAMPLES) -> dict[str, float]:
     done = [analyse(log, f"bench:{i}", worlds) for i, log in enumerate(logs)]
     seconds = time.process_time() - began
     decisions = [d for a in done for d in a.decisions]
-    luck_seconds = _luck_time(logs)
+    luck_seconds = _luck_time(logs, worlds)
     again = [d for i, log in enumerate(logs) for d in graded(log, f"bench-again:{i}", worlds)]
     alike = sum(a.grade == b.grade for a, b in zip(decisions, again, strict=True))
 
@@ -65,11 +66,11 @@ def measure(game: str, hands: int, worlds: int = SAMPLES) -> dict[str, float]:
             "agree": 100 * alike / len(decisions) if decisions else 100.0}
 
 
-def _luck_time(logs: list[MatchLog]) -> float:
+def _luck_time(logs: list[MatchLog], worlds: int) -> float:
     """The CPU time of the luck part alone (``draw_lucks`` over every log)."""
     began = time.process_time()
     for i, log in enumerate(logs):
-        list(draw_lucks(log, f"bench:{i}"))
+        list(draw_lucks(log, f"bench:{i}", worlds))
     return time.process_time() - began
 
 

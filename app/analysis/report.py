@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bots.sensible import SensibleBot
-from app.engine.actions import Action, Draw
-from app.engine.game import close_call_window
+from app.engine.actions import Action
 from app.engine.games import game_def
 from app.engine.matchlog import MatchLog, fold
 from app.engine.moves import legal_actions
@@ -35,13 +34,13 @@ from app.engine.scoring import unit_of
 from app.engine.state import Phase, State
 from app.engine.views import seat_view_of
 
-from .evaluate import judge, judge_calls, samples
-from .luck import HandLuck, card_values, draw_luck, sum_luck
+from .evaluate import from_stock, judge, judge_calls, samples, stock_outcomes
+from .luck import HandLuck, draw_luck, sum_luck
 
 # The stored analysis' rules: 2 counts in a seat's figures only its player's own decisions (an
 # analysis stored before, without a version, is brought up to it by `reweigh`).
 VERSION = 2
-SAMPLES = 4  # determinized samples per decision (docs/analysis.md: grades and speed)
+SAMPLES = 8  # determinized samples per decision (docs/analysis.md: grades and speed)
 # The most loss, in units, of each grade but "blunder" (above the last).
 THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("best", 0.5), ("good", 2.0), ("inaccuracy", 5.0), ("mistake", 12.0))
@@ -107,15 +106,20 @@ def analyse_json(log: object, key: str) -> dict[str, Any]:
 
 def analyse(log: MatchLog, key: str, k: int = SAMPLES) -> Analysis:
     """The analysis of ``log``; ``key`` (the match id) seeds the samples, so it is repeatable."""
-    bot = SensibleBot(_Steady())
-    decisions = graded(log, key, k, bot)
-    luck = tuple(sum_luck(list(draw_lucks(log, key, bot)), log.players, len(log.hands)))
+    decisions: list[Decision] = []
+    draws: list[tuple[int, int, float]] = []
+    for found in _judged(log, key, k, SensibleBot(_Steady()), grade=True, luck=True):
+        if isinstance(found, Decision):
+            decisions.append(found)
+        else:
+            draws.append(found)
+    luck = tuple(sum_luck(draws, log.players, len(log.hands)))
     unit = unit_of(log.rules)
     seats = tuple(_summary(s, [d.loss for d in decisions
                                if d.seat == s and d.played_for is None], unit,
                            sum(x.luck for x in luck if x.seat == s))
                   for s in range(log.players))
-    return Analysis(seats, decisions, luck)
+    return Analysis(seats, tuple(decisions), luck)
 
 
 def is_current(stored: Mapping[str, Any]) -> bool:
@@ -163,69 +167,72 @@ def _summary(seat: int, losses: list[float], unit: float, luck: float | None) ->
                        None if luck is None else round(luck, 2))
 
 
-def draw_lucks(log: MatchLog, key: str, bot: SensibleBot | None = None
+def draw_lucks(log: MatchLog, key: str, k: int = SAMPLES, bot: SensibleBot | None = None
                ) -> Iterator[tuple[int, int, float]]:
     """``(hand, seat, luck)`` of every draw from the stock (:mod:`.luck`), in the log's order."""
-    bot = bot or SensibleBot(_Steady())
-    before: State | None = None
-    for step in fold(log):
-        if step.error is not None:
-            return
-        entry = step.entry
-        if (entry is not None and before is not None and isinstance(entry.action, Draw)
-                and entry.action.source == "stock"):
-            if before.phase is Phase.CALL:  # the window closes before the draw (§4)
-                before, _ = close_call_window(before)
-            seat = entry.seat
-            drawn = Counter(step.state.hands[seat]) - Counter(before.hands[seat])
-            if before.turn == seat and before.stock and len(drawn) == 1:
-                values = card_values(before, seat, entry.action,
-                                     f"{key}:{step.hand}:{step.index}:luck", bot)
-                yield step.hand, seat, draw_luck(values, next(iter(drawn)))
-        before = step.state
+    for found in _judged(log, key, k, bot or SensibleBot(_Steady()), grade=False, luck=True):
+        if not isinstance(found, Decision):
+            yield found
 
 
 def graded(log: MatchLog, key: str, k: int = SAMPLES, bot: SensibleBot | None = None
            ) -> tuple[Decision, ...]:
     """The decisions of ``log`` graded (``analyse`` without the luck and the seats' figures)."""
-    return tuple(_decisions(log, key, k, bot or SensibleBot(_Steady())))
+    return tuple(found for found in _judged(log, key, k, bot or SensibleBot(_Steady()),
+                                            grade=True, luck=False)
+                 if isinstance(found, Decision))
 
 
-def _decisions(log: MatchLog, key: str, k: int, bot: SensibleBot) -> Iterator[Decision]:
+def _judged(log: MatchLog, key: str, k: int, bot: SensibleBot, *, grade: bool, luck: bool
+            ) -> Iterator[Decision | tuple[int, int, float]]:
+    """The decisions (``grade``) and the stock draws' ``(hand, seat, luck)`` (``luck``) of
+    ``log`` in its order; a draw from the stock that is both is judged on the same samples, and
+    its luck is the card that came against the draw's own value (:mod:`.luck`)."""
     before: State | None = None
     unit = unit_of(log.rules)
     for step in fold(log):
         if step.error is not None:
             return
         entry = step.entry
-        if (entry is not None and before is not None and entry.action is not None
-                and entry.action.type == "call_rummy" and before.phase is Phase.CALL):
-            assert step.index is not None  # noqa: S101 - an action's step has its index
-            yield _decide_call(before, step.hand, step.index, entry.seat, entry.action,
-                               f"{key}:{step.hand}:{step.index}", k, unit, entry.played_for)
-        elif (entry is not None and before is not None and entry.action is not None
-                and entry.action.type != "call_rummy" and before.phase in _PLAYABLE
-                and before.turn == entry.seat):
-            assert step.index is not None  # noqa: S101 - an action's step has its index
-            decision = _decide(before, step.hand, step.index, entry.seat, entry.action,
-                               f"{key}:{step.hand}:{step.index}", k, bot, unit,
-                               entry.played_for)
+        if entry is None or before is None or entry.action is None:
+            before = step.state
+            continue
+        seat, played, seed = entry.seat, entry.action, f"{key}:{step.hand}:{step.index}"
+        assert step.index is not None  # noqa: S101 - an action's step has its index
+        if played.type == "call_rummy" and before.phase is Phase.CALL:
+            if grade:
+                yield _decide_call(before, step.hand, step.index, seat, played, seed, k, unit,
+                                   entry.played_for)
+        elif played.type != "call_rummy" and before.phase in _PLAYABLE and before.turn == seat:
+            drawn = Counter(step.state.hands[seat]) - Counter(before.hands[seat])
+            lucky = luck and from_stock(played) and bool(before.stock) and len(drawn) == 1
+            base = samples(seat_view_of(before, seat), before.rules, seed, k) if (
+                grade or lucky) else []
+            stock = None
+            if lucky:
+                stock = stock_outcomes(base, seat, played, bot)
+                yield step.hand, seat, draw_luck(base, seat, played, next(iter(drawn)), stock,
+                                                 bot)
+            decision = _decide(before, step.hand, step.index, seat, played, base, bot, unit,
+                               entry.played_for, stock) if grade else None
             if decision is not None:
                 yield decision
         before = step.state
 
 
-def _decide(st: State, hand: int, index: int, seat: int, played: Action, seed: str, k: int,
-            bot: SensibleBot, unit: float, played_for: str | None) -> Decision | None:
-    """The decision at ``st`` (None when the seat had no other move); ``played_for``: who
-    decided, where it was the server for the seat's person."""
+def _decide(st: State, hand: int, index: int, seat: int, played: Action, base: list[State],
+            bot: SensibleBot, unit: float, played_for: str | None,
+            stock: list[tuple[float, float]] | None) -> Decision | None:
+    """The decision at ``st`` judged on the samples ``base`` (None when the seat had no other
+    move); ``played_for``: who decided, where it was the server for the seat's person;
+    ``stock``: the draw from the stock's outcomes, where already worked out."""
     candidates = list(dict.fromkeys(a for a in legal_actions(st, seat)
                                     if a.type != "call_rummy"))
     if played not in candidates:
         candidates.append(played)
     if len(candidates) < 2:
         return None
-    judged = judge(samples(seat_view_of(st, seat), st.rules, seed, k), seat, candidates, bot)
+    judged = judge(base, seat, candidates, bot, stock)
     best = max(judged, key=lambda j: j.value)
     mine = next(j for j in judged if j.action == played)
     loss = round(max(0.0, best.value - mine.value), 2)

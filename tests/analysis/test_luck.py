@@ -7,11 +7,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.analysis import analyse
-from app.analysis.luck import card_values, draw_luck
+from app.analysis.evaluate import samples, stock_outcomes, unseen
+from app.analysis.luck import draw_luck
 from app.analysis.report import _Steady
 from app.bots.sensible import SensibleBot
 from app.engine.actions import Draw
 from app.engine.matchlog import fold
+from app.engine.views import seat_view_of
 
 from .logs import hand_log, parsed
 
@@ -54,11 +56,16 @@ def test_the_answer_carries_luck_per_seat_and_hand():
 @given(st.sampled_from(["7S", "KD", "8D", "3H", "TC"]), st.text(min_size=1, max_size=8))
 def test_a_stock_draws_luck_is_zero_on_average_over_the_unseen_cards(card, seed):
     # The mean, over every card seat 1 could have drawn (counted as often as unseen), of the
-    # luck that card would have brought is zero: luck measures the cards, not the player.
+    # luck that card would have brought is zero: luck measures the cards, not the player. Here
+    # the draw's value takes every unseen card once (one sample per card).
     steps = list(fold(parsed(_log(card))))
     before = steps[0].state  # dealt, seat 1 to draw
-    values = card_values(before, 1, Draw("stock"), seed, SensibleBot(_Steady()))
-    total = sum(n for _, n in values.values())
-    assert total == 52 - 10 - 1  # the stock and seat 0's hand: not its own, not the upcard
-    mean = sum(n * draw_luck(values, c) for c, (_, n) in values.items()) / total
-    assert abs(mean) < 1e-9
+    world = samples(seat_view_of(before, 1), before.rules, seed, 1)[0]
+    cards = sorted(unseen(world, 1).elements())
+    assert len(cards) == 52 - 10 - 1  # the stock and seat 0's hand: not its own, not the upcard
+    base = [world] * len(cards)
+    bot = SensibleBot(_Steady())
+    stock = stock_outcomes(base, 1, Draw("stock"), bot)
+    lucks = [draw_luck(base, 1, Draw("stock"), c, stock, bot) for c in cards]
+    assert abs(sum(lucks) / len(lucks)) < 1e-9
+    assert max(lucks) > 0 > min(lucks)
