@@ -65,22 +65,19 @@ def samples(view: SeatView, rules: GameRules, seed: str, k: int) -> list[State]:
 
 def judge(base: Sequence[State], seat: int, candidates: Sequence[Action], bot: SensibleBot,
           stock: list[tuple[float, float]] | None = None) -> list[Judged]:
-    """Each candidate's value to ``seat`` over the sampled states ``base``.
+    """Each candidate's value to ``seat`` over the sampled states ``base`` (``outcomes_of``).
 
     The normal player's moves depend on the seat's view alone, the same in every sample, so the
     seat's turn after a candidate is worked out once and played alike in each (``turn_of``); a
     draw from the stock is valued over every card the seat could not see (``stock_outcomes``),
     not over the one card each sample happens to put on top: the draw's worth is mostly which
     card comes, and taking them all removes that from the noise between two runs (an empty stock
-    is rebuilt at the draw from the discard pile, GEN-13: its card is known); ``stock``: those
-    outcomes, where already worked out."""
+    is rebuilt at the draw from the discard pile, GEN-13: its card is known). ``stock``: the
+    draw from the stock's outcomes, where already worked out."""
     out = []
     for action in candidates:
-        outcomes: list[tuple[float, float]]
-        if from_stock(action) and base[0].stock:
-            outcomes = stock or stock_outcomes(base, seat, action, bot)
-        else:
-            outcomes = [outcome(st, seat) for st in turns(base, seat, action, bot)]
+        outcomes = (stock if stock and from_stock(action) and base[0].stock
+                    else outcomes_of(base, seat, action, bot))
         out.append(Judged(action, sum(v for v, _ in outcomes) / len(outcomes),
                           sum(won for _, won in outcomes) / len(outcomes)))
     return out
@@ -106,6 +103,23 @@ def judge_calls(base: Sequence[State], seat: int, calls: Sequence[Action | None]
 def from_stock(action: Action) -> bool:
     """Whether ``action`` draws the stock's top card: the one move whose outcome is hidden."""
     return isinstance(action, Draw) and action.source == "stock"
+
+
+def outcomes_of(base: Sequence[State], seat: int, action: Action, bot: SensibleBot
+                ) -> list[tuple[float, float]]:
+    """The candidate's outcome in each of ``base`` (its value, and whether it won outright): a
+    draw from the stock over the unseen cards (``stock_outcomes``); any other move's turn worked
+    out once and played in each, up to a draw from the stock later in the turn (BOAT-2's second
+    card after taking the discard), which is valued over the unseen cards in turn."""
+    if from_stock(action) and base[0].stock:
+        return stock_outcomes(base, seat, action, bot)
+    moves, first = turn_of(base[0], seat, action, bot)
+    drawn = next((i for i, move in enumerate(moves) if i and from_stock(move)), None)
+    if drawn is None:
+        return [outcome(first, seat), *(outcome(_played(st, seat, moves), seat)
+                                         for st in base[1:])]
+    before = [_played(st, seat, moves[:drawn]) for st in base]
+    return outcomes_of(before, seat, moves[drawn], bot)
 
 
 def turn_of(st: State, seat: int, action: Action, bot: SensibleBot

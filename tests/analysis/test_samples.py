@@ -11,6 +11,7 @@ from app.analysis.evaluate import (
     feed_chance,
     from_stock,
     on_top,
+    outcomes_of,
     play_out,
     samples,
     stock_outcomes,
@@ -54,10 +55,25 @@ def test_a_turn_worked_out_once_ends_as_in_each_sample(game: str):
         for action in list(dict.fromkeys(legal_actions(st, seat)))[:6]:
             if from_stock(action) or action.type == "call_rummy":
                 continue
-            shared = [value(end, seat) for end in turns(base, seat, action, BOT)]
-            assert shared == [play_out(b, seat, action, BOT)[0] for b in base]
+            each = [play_out(b, seat, action, BOT)[0] for b in base]
+            assert [value(end, seat) for end in turns(base, seat, action, BOT)] == each
+            if game != "boat_house":
+                assert [v for v, _ in outcomes_of(base, seat, action, BOT)] == each
             checked += 1
     assert checked > 20
+
+
+def test_boat_house_values_the_second_card_after_a_take_over_the_unseen_cards():
+    # BOAT-2: taking the discard is followed by a draw from the stock, whose card is hidden:
+    # it is valued as a draw from the stock is, over the unseen cards, not one per sample.
+    st, seat = next((s, t) for s, t in positions("boat_house")
+                    if s.phase is Phase.DRAW and s.discard)
+    take = next(a for a in legal_actions(st, seat) if a.type == "draw" and not from_stock(a))
+    base = samples(seat_view_of(st, seat), st.rules, "b", 8)
+    taken = [apply(b, seat, take)[0] for b in base]
+    assert taken[0].phase is Phase.DRAW_SECOND
+    second = next(a for a in legal_actions(taken[0], seat) if from_stock(a))
+    assert outcomes_of(base, seat, take, BOT) == stock_outcomes(taken, seat, second, BOT)
 
 
 def test_a_stock_draw_is_valued_over_every_unseen_card():
