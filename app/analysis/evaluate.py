@@ -267,21 +267,17 @@ def feed_chance(st: State, seat: int, taker: int) -> float:
     top = st.discard[-1]
     if top == JOKER or top in st.rules.meld.wilds:
         return 1.0
+    pairs = completing_pairs(top, st.rules.meld)
     others = [s for s in range(st.players) if s != seat]
     total = len(st.stock) + sum(len(st.hands[s]) - len(st.known[s]) for s in others)
-    if not total:
+    if not pairs or not total:
         return 0.0
     known = st.known[taker]
     share = (len(st.hands[taker]) - len(known)) / total
-
-    def held(card: str) -> float:
-        if card in known:
-            return 1.0
-        hidden = st.stock.count(card) + sum(
-            st.hands[s].count(card) - st.known[s].count(card) for s in others)
-        return min(1.0, hidden * share)
-
-    return min(1.0, sum(held(a) * held(b) for a, b in completing_pairs(top, st.rules.meld)))
+    held = {card: 1.0 if card in known else min(1.0, share * (st.stock.count(card) + sum(
+        st.hands[s].count(card) - st.known[s].count(card) for s in others)))
+        for card in {card for pair in pairs for card in pair}}
+    return min(1.0, sum(held[a] * held[b] for a, b in pairs))
 
 
 @cache
