@@ -42,7 +42,7 @@ from app.engine.solver import Arrangement, best_arrangement
 from app.engine.state import Phase, State
 from app.engine.views import SeatView, seat_view_of
 
-STOCK_CARDS = 2  # cards valued per sample for a draw from the stock (docs/analysis.md)
+STOCK_CARDS = 4  # cards valued per sample for a draw from the stock (docs/analysis.md)
 MAX_TURN_MOVES = 40  # a turn's own moves (melds, lay-offs, discard) never come near this
 
 
