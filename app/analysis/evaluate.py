@@ -274,10 +274,15 @@ def feed_chance(st: State, seat: int, taker: int) -> float:
         return 0.0
     known = st.known[taker]
     share = (len(st.hands[taker]) - len(known)) / total
-    held = {card: 1.0 if card in known else min(1.0, share * (st.stock.count(card) + sum(
-        st.hands[s].count(card) - st.known[s].count(card) for s in others)))
-        for card in {card for pair in pairs for card in pair}}
-    return min(1.0, sum(held[a] * held[b] for a, b in pairs))
+    hidden = Counter(st.stock)
+    for s in others:
+        hidden.update(st.hands[s])
+        hidden.subtract(st.known[s])
+
+    def held(card: str) -> float:
+        return 1.0 if card in known else min(1.0, share * hidden[card])
+
+    return min(1.0, sum(held(a) * held(b) for a, b in pairs))
 
 
 @cache
