@@ -59,10 +59,10 @@ class _Table:
     """The natural cards of one hand as bit fields, and every skeleton over them."""
 
     def __init__(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> None:
-        self.codes = sorted(naturals, key=_ORDER.__getitem__)
+        self.codes = tuple(sorted(naturals, key=_ORDER.__getitem__))
         self.width = max([*naturals.values(), 1]).bit_length() + 1
         self.field = {c: i for i, c in enumerate(self.codes)}
-        self.unit = [1 << (self.width * i) for i in range(len(self.codes))]
+        self.unit = tuple(1 << (self.width * i) for i in range(len(self.codes)))
         self.guard = sum(self.unit) << (self.width - 1)
         self.start = sum(naturals[c] * u for c, u in zip(self.codes, self.unit))
         best: dict[int, _Shape] = {}
@@ -70,13 +70,14 @@ class _Table:
             old = best.get(shape.delta)
             if old is None or (shape.need, -shape.room) < (old.need, -old.room):
                 best[shape.delta] = shape
-        self.shapes: list[list[_Shape]] = [[] for _ in self.codes]
+        groups: list[list[_Shape]] = [[] for _ in self.codes]
         for shape in best.values():
-            self.shapes[self.low(shape.delta)].append(shape)
-        for group in self.shapes:  # bigger melds first: good answers early, deterministic
-            if len(group) > 1:
-                group.sort(key=_shape_order)
-        self.moves = [[(s.delta, s.need, s.room - s.need) for s in g] for g in self.shapes]
+            groups[self.low(shape.delta)].append(shape)
+        # Bigger melds first: good answers early, deterministic. Tuples, not lists: a tuple of
+        # numbers leaves the garbage collector's sight, and the memo keeps thousands of tables.
+        self.shapes = tuple(tuple(sorted(g, key=_shape_order)) for g in groups)
+        self.moves = tuple(tuple((s.delta, s.need, s.room - s.need) for s in g)
+                           for g in self.shapes)
 
     def low(self, state: int) -> int:
         """Field of the lowest card in ``state``."""
@@ -116,7 +117,7 @@ class _Table:
 
 
 _TABLES: Memo[tuple[tuple[tuple[str, int], ...], int, MeldRules], _Table] = Memo(
-    "solver: a hand's table", 5_000)
+    "solver: a hand's table", 200)
 
 
 def _table(naturals: Counter[str], wilds: int, rules: MeldRules) -> _Table:
@@ -857,7 +858,7 @@ def _may_cover(tab: _Table, discard: Callable[[str], bool] | None) -> bool:
     return discard is not None and len(dead) == 1 and dead[0][1] == 1 and discard(dead[0][0])
 
 
-def _sized_step(tab: _Table, shapes: list[_Shape], state: int, w: int, have: tuple[int, ...],
+def _sized_step(tab: _Table, shapes: tuple[_Shape, ...], state: int, w: int, have: tuple[int, ...],
                 partial: frozenset[tuple[int, ...]],
                 sized: Callable[[int, int, tuple[int, ...], int], bool],
                 pend: int) -> tuple[tuple[_Shape, int], int, int, tuple[int, ...]]:
