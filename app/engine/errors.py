@@ -27,10 +27,16 @@ class RuleError(Refusal):
 
 
 def outcome(work: Callable[..., T], *args: object) -> T | RuleError:
-    """``work(*args)``, or the refusal it raised: the form a memo keeps a checked answer in."""
+    """``work(*args)``, or the refusal it raised: the form a memo keeps a checked answer in.
+
+    The refusal is kept without its traceback and chained exceptions: `raised` only reads its
+    code, message and fields, and a traceback would keep every frame of the check alive (the
+    states it read) for as long as the memo holds the answer, for the garbage collector to walk.
+    """
     try:
         return work(*args)
     except RuleError as exc:
+        exc.__traceback__ = exc.__context__ = exc.__cause__ = None
         return exc
 
 

@@ -22,6 +22,7 @@ from .errors import IllegalAction, RuleError, excerpt, outcome, raised
 from .flow import (
     Events,
     begin_turn,
+    discardable,
     finish,
     go_out,
     next_turn,
@@ -341,6 +342,18 @@ def _verify_discard(st: State, seat: int, act: Discard) -> None:
     if st.rules.game.rounds is not None:
         st.rules.game.rounds.check_discard(st, seat, act.card)
     table.verify_give_up(st, seat, act.card)
+
+
+def accepted_discards(st: State, seat: int) -> list[str] | None:
+    """The cards ``_verify_discard`` accepts from ``seat`` where the type is offered, in code
+    order, worked out at once rather than card by card (the move lists ask every turn); None
+    in a game played in rounds, whose checks (PHOM-6, PHOM-9) only the card's own verify
+    answers. Otherwise ``verify_give_up`` accepts exactly the ``discardable`` cards (GEN-8)."""
+    if st.rules.game.rounds is not None:
+        return None
+    if st.must_use is not None or st.jokers_to_play:  # KALUKI-6, GERMAN-8
+        return []
+    return discardable(st, seat)
 
 
 def _do_discard(st: State, seat: int, act: Discard, events: Events) -> None:

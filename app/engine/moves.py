@@ -7,7 +7,8 @@ and Phom shows from the solver; every call — and keeps those the moves' own ``
 (:class:`app.engine.game.Judge`), without applying them. Lay-offs and calls of a natural card
 are proposed only where the card could extend the meld (its rank for a set, the next card at
 either end of a run, or the card an end joker stands for under DOUBLE-6); :func:`candidates` is
-the whole unfiltered list.
+the whole unfiltered list. Discards and knocks are listed at once by the modules that verify
+them (``accepted_discards``, ``accepted_knocks``): the very cards their checks accept.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ from .actions import (
 )
 from .cards import JOKER, make_code, parse_entry
 from .flow import discardable
-from .game import Judge, offered
+from .game import Judge, accepted_discards, offered
 from .melds import Entry, Meld, MeldRules, run_values, wild_places
 from .memo import Memo
 from .opening import opening_with
 from .solver import Listed, best_arrangement, candidate_melds, whole_hand
 from .state import State
+from .table import accepted_knocks
 
 
 def legal_types(st: State, seat: int) -> list[str]:
@@ -100,6 +102,11 @@ class LegalMoves:
     def _work_out(self, kind: str) -> list[Action]:
         if kind not in self.types:
             return []
+        accepted = _ACCEPTED.get(kind)
+        if accepted is not None:
+            found = accepted(self.st, self.seat)
+            if found is not None:
+                return found
         refusal = self._judge.refusal
         proposed = _PROPOSERS[kind](self.st, self.seat, True)
         return [a for a in dict.fromkeys(proposed) if refusal(a) is None]
@@ -257,6 +264,23 @@ def _shows(st: State, seat: int, quick: bool) -> Iterator[Action]:
         yield Show(tuple(_entries(m) for m in [*locked, *extra]))
     yield Show(())
 
+
+def _accepted_discards(st: State, seat: int) -> list[Action] | None:
+    cards = accepted_discards(st, seat)
+    return None if cards is None else [Discard(c) for c in cards]
+
+
+def _accepted_knocks(st: State, seat: int) -> list[Action]:
+    return [Knock(c) for c in accepted_knocks(st, seat)]
+
+
+# The types whose legal actions the moves' own modules list at once where the type is offered
+# (None: ask each candidate's verify): the same list as the candidates ``verify`` accepts, a
+# check per card fewer (tests/engine/test_legality.py compares the two).
+_ACCEPTED: dict[str, Callable[[State, int], list[Action] | None]] = {
+    "discard": _accepted_discards,
+    "knock": _accepted_knocks,
+}
 
 # Each action type's candidates (``quick``: only lay-offs and calls that could fit), in the
 # order the move lists give the types.

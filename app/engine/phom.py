@@ -35,7 +35,10 @@ def locks_hold(hand: list[str], locked: list[str], rules: MeldRules) -> bool:
 
 def lock_melds(hand: list[str], locked: list[str],
                rules: MeldRules) -> list[tuple[str, ...]] | None:
-    """Disjoint three-card melds holding each locked card once (PHOM-6), or None."""
+    """Disjoint three-card melds holding each locked card once (PHOM-6), or None. Without a
+    locked card there is nothing to hold (every discard check of a seat that took none)."""
+    if not locked:
+        return []
     return _cover(sorted(locked), Counter(hand), _small_melds(hand, rules), set(locked))
 
 

@@ -59,10 +59,13 @@ class _Table:
     """The natural cards of one hand as bit fields, and every skeleton over them."""
 
     def __init__(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> None:
-        self.codes = sorted(naturals, key=_ORDER.__getitem__)
+        self.wilds = wilds
+        self.rules = rules
+        self.codes = tuple(sorted(naturals, key=_ORDER.__getitem__))
         self.width = max([*naturals.values(), 1]).bit_length() + 1
         self.field = {c: i for i, c in enumerate(self.codes)}
-        self.unit = [1 << (self.width * i) for i in range(len(self.codes))]
+        self.unit = tuple(1 << (self.width * i) for i in range(len(self.codes)))
+        self.held = tuple(naturals[c] for c in self.codes)
         self.guard = sum(self.unit) << (self.width - 1)
         self.start = sum(naturals[c] * u for c, u in zip(self.codes, self.unit))
         best: dict[int, _Shape] = {}
@@ -70,13 +73,34 @@ class _Table:
             old = best.get(shape.delta)
             if old is None or (shape.need, -shape.room) < (old.need, -old.room):
                 best[shape.delta] = shape
-        self.shapes: list[list[_Shape]] = [[] for _ in self.codes]
+        groups: list[list[_Shape]] = [[] for _ in self.codes]
         for shape in best.values():
-            self.shapes[self.low(shape.delta)].append(shape)
-        for group in self.shapes:  # bigger melds first: good answers early, deterministic
-            if len(group) > 1:
-                group.sort(key=_shape_order)
-        self.moves = [[(s.delta, s.need, s.room - s.need) for s in g] for g in self.shapes]
+            groups[self.low(shape.delta)].append(shape)
+        # Bigger melds first: good answers early, deterministic. Tuples, not lists: a tuple of
+        # numbers leaves the garbage collector's sight, and the memo keeps thousands of tables.
+        self.shapes = tuple(tuple(sorted(g, key=_shape_order)) for g in groups)
+        self.moves = tuple(tuple((s.delta, s.need, s.room - s.need) for s in g)
+                           for g in self.shapes)
+
+    def start_of(self, naturals: Counter[str], wilds: int, rules: MeldRules) -> int | None:
+        """The packed state of ``naturals`` if this table serves a search of them, else None.
+
+        It does when they are a sub-multiset of the table's naturals and come with no more wild
+        cards: a skeleton over cards they lack fails the guard test, one needing more wilds
+        than theirs fails the count test, and each skeleton kept for a multiset of naturals is
+        the one their own table keeps (the least need, then the most room, both independent of
+        the wilds), in the same order. So the search sees exactly their table.
+        """
+        if wilds > self.wilds or rules is not self.rules:
+            return None
+        field, held, unit = self.field, self.held, self.unit
+        start = 0
+        for code, k in naturals.items():
+            f = field.get(code)
+            if f is None or k > held[f]:
+                return None
+            start += k * unit[f]
+        return start
 
     def low(self, state: int) -> int:
         """Field of the lowest card in ``state``."""
@@ -116,7 +140,7 @@ class _Table:
 
 
 _TABLES: Memo[tuple[tuple[tuple[str, int], ...], int, MeldRules], _Table] = Memo(
-    "solver: a hand's table", 5_000)
+    "solver: a hand's table", 200)
 
 
 def _table(naturals: Counter[str], wilds: int, rules: MeldRules) -> _Table:
@@ -124,6 +148,26 @@ def _table(naturals: Counter[str], wilds: int, rules: MeldRules) -> _Table:
     about the same hands; a table is never changed once built)."""
     return _TABLES.get((tuple(sorted(naturals.items())), wilds, rules), _Table, naturals,
                        wilds, rules)
+
+
+_RECENT = 8  # tables `_serving_table` looks through before building one
+_recent_tables: list[_Table] = []
+
+
+def _serving_table(naturals: Counter[str], wilds: int, rules: MeldRules) -> tuple[_Table, int]:
+    """A table that serves a search of ``naturals`` with ``wilds`` wild cards, and their packed
+    state: one of the last few built here if it does (`_Table.start_of`), else a new one. A
+    computer player judges a hand and then the hand less each card, or with the discard added:
+    sub-multisets of one hand, which one table serves."""
+    for tab in reversed(_recent_tables):
+        start = tab.start_of(naturals, wilds, rules)
+        if start is not None:
+            return tab, start
+    tab = _table(naturals, wilds, rules)
+    if len(_recent_tables) >= _RECENT:
+        del _recent_tables[0]
+    _recent_tables.append(tab)
+    return tab, tab.start
 
 
 def _shape_order(shape: _Shape) -> tuple[int, int, tuple[tuple[int, str], ...]]:
@@ -370,15 +414,15 @@ def _best_general(cards: Sequence[str], rules: MeldRules,
     counts = Counter(cards)
     jokers = counts.pop(JOKER, 0)
     twos = sorted(c for c in counts if c in rules.wilds)
-    tab = _table(counts, jokers + sum(counts[c] for c in twos), rules)
+    tab, start = _serving_table(counts, jokers + sum(counts[c] for c in twos), rules)
     worth = [value(c) for c in tab.codes]
     wild_value = {c: value(c) for c in [JOKER, *twos]}
     memos: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
 
     def search(choice: tuple[int, ...]) -> _Search:
         pool = [JOKER] * jokers + [c for c, k in zip(twos, choice) for _ in range(k)]
-        start = tab.start - sum(k * tab.unit[tab.field[c]] for c, k in zip(twos, choice))
-        return _Search(tab, start, pool, wild_value, worth, memos)
+        naturals = start - sum(k * tab.unit[tab.field[c]] for c, k in zip(twos, choice))
+        return _Search(tab, naturals, pool, wild_value, worth, memos)
 
     # Every split of the wild-capable twos into naturals and wilds, fewest wild first (as
     # _pools): the first split reaching the least deadwood is the answer.
@@ -857,7 +901,7 @@ def _may_cover(tab: _Table, discard: Callable[[str], bool] | None) -> bool:
     return discard is not None and len(dead) == 1 and dead[0][1] == 1 and discard(dead[0][0])
 
 
-def _sized_step(tab: _Table, shapes: list[_Shape], state: int, w: int, have: tuple[int, ...],
+def _sized_step(tab: _Table, shapes: tuple[_Shape, ...], state: int, w: int, have: tuple[int, ...],
                 partial: frozenset[tuple[int, ...]],
                 sized: Callable[[int, int, tuple[int, ...], int], bool],
                 pend: int) -> tuple[tuple[_Shape, int], int, int, tuple[int, ...]]:

@@ -340,6 +340,12 @@ def verify_knock(st: State, seat: int, act: Knock) -> None:
     verify_give_up(st, seat, act.discard)
 
 
+def accepted_knocks(st: State, seat: int) -> list[str]:
+    """The discards ``verify_knock`` accepts from ``seat`` where knocking is offered, at once:
+    the ``discardable`` cards (``verify_give_up`` refuses only the others)."""
+    return discardable(st, seat)
+
+
 def do_knock(st: State, seat: int, act: Knock, events: Events) -> None:
     remove_from_hand(st, seat, [act.discard])
     st.discard.append(act.discard)
