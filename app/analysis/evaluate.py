@@ -3,19 +3,20 @@
 A candidate is played in each of K *samples* of the hidden cards (``state_for`` with a seeded
 generator: the unseen cards shuffled among the other hands and the stock, each seat's public
 cards kept, GEN-14); the normal computer player (:class:`~app.bots.sensible.SensibleBot`)
-finishes the seat's turn (a draw still needs its discard; a meld its lay-offs and discard).
-Then the position is valued by :func:`value`, the one judgement of every position, in one unit
-per match (PROTOCOL.md §10 *One unit*): the hand's expected score in the game's own scoring
-under the match's options, the seat's less the others' mean (the sign turned where lower
-totals win, GERMAN-12),
+finishes the seat's turn (a draw still needs its discard; a meld its lay-offs and discard),
+worked out once and replayed in each sample, and a draw from the stock is taken over the unseen
+cards (``outcomes_of``). Then the position is valued by :func:`value`, the one judgement of every
+position, in one unit per match (PROTOCOL.md §10 *One unit*): the hand's expected score in the
+game's own scoring under the match's options, the seat's less the others' mean (the sign turned
+where lower totals win, GERMAN-12),
 
 - a finished hand (went out, declared, knocked, blocked): the engine's own result;
 - a hand in progress: over the seats that might win it, each one's chance times the result the
   game's scoring would give were it to go out now with the others keeping their deadwood
-  (``Scoring.stakes``; the next player's hand judged with the top discard if taking it lowers
-  its deadwood: a discard that feeds a meld costs). The chances fall with the unmatched cards a
-  seat holds, by the game's ``pace``. A weighted mean of results, so never above what the seat's
-  going out would score.
+  (``Scoring.stakes``), weighed with the same for the next player fed by the top discard by the
+  chance that it holds a pair the discard completes (``feed_chance``: a discard that may feed a
+  meld costs). The chances fall with the unmatched cards a seat holds, by the game's ``pace``.
+  A weighted mean of results, so never above what the seat's going out would score.
 
 The value of a candidate is the mean over the samples.
 """
