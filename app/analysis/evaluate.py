@@ -167,15 +167,10 @@ def stock_outcomes(base: Sequence[State], seat: int, draw: Action, bot: Sensible
         dealt[j % len(base)].append(cards[(start + int(j % picks * step)) % len(cards)])
     out = []
     for st, mine in zip(base, dealt, strict=True):
-        got = [outcome(turns([on_top(st, seat, card)], seat, draw, bot)[0], seat)
+        got = [outcome(turn_of(on_top(st, seat, card), seat, draw, bot)[1], seat)
                for card in mine]
         out.append((sum(v for v, _ in got) / len(got), sum(won for _, won in got) / len(got)))
     return out
-
-
-def play_out(st: State, seat: int, action: Action, bot: SensibleBot) -> tuple[float, bool]:
-    """The candidate, then the rest of the seat's turn by the normal player; its value."""
-    return outcome(turn_of(st, seat, action, bot)[1], seat)
 
 
 def outcome(st: State, seat: int) -> tuple[float, bool]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.analysis.evaluate import holdings, play_out, relative
+from app.analysis.evaluate import holdings, outcome, relative, turn_of
 from app.analysis.report import _Steady
 from app.bots.sensible import SensibleBot
 from app.engine.actions import parse_action
@@ -80,7 +80,8 @@ def test_a_hand_in_progress_is_valued_on_the_scale_of_the_hands_result(
     assert not holdings(before)[0].melds
     stakes = before.rules.game.scoring.stakes(before, 1, holdings(before))
     judged = relative(before, stakes, 1)
-    finished, won = play_out(before, 1, parse_action(ready.out), SensibleBot(_Steady()))
+    finished, won = outcome(turn_of(before, 1, parse_action(ready.out), SensibleBot(_Steady()))[1],
+                            1)
     assert won
     assert judged == pytest.approx(finished)
     assert finished > 0

@@ -11,10 +11,11 @@ from app.analysis.evaluate import (
     feed_chance,
     from_stock,
     on_top,
+    outcome,
     outcomes_of,
-    play_out,
     samples,
     stock_outcomes,
+    turn_of,
     turns,
     unseen,
     value,
@@ -55,7 +56,7 @@ def test_a_turn_worked_out_once_ends_as_in_each_sample(game: str):
         for action in list(dict.fromkeys(legal_actions(st, seat)))[:6]:
             if from_stock(action) or action.type == "call_rummy":
                 continue
-            each = [play_out(b, seat, action, BOT)[0] for b in base]
+            each = [outcome(turn_of(b, seat, action, BOT)[1], seat)[0] for b in base]
             assert [value(end, seat) for end in turns(base, seat, action, BOT)] == each
             if game != "boat_house":
                 assert [v for v, _ in outcomes_of(base, seat, action, BOT)] == each
@@ -85,7 +86,8 @@ def test_a_stock_draw_is_valued_over_every_unseen_card():
     cards = sorted(unseen(world, seat).elements())
     draw = next(a for a in legal_actions(st, seat) if from_stock(a))
     outcomes = stock_outcomes([world] * len(cards), seat, draw, BOT)
-    each = [play_out(on_top(world, seat, card), seat, draw, BOT)[0] for card in cards]
+    each = [outcome(turn_of(on_top(world, seat, card), seat, draw, BOT)[1], seat)[0]
+            for card in cards]
     assert sum(v for v, _ in outcomes) / len(outcomes) == pytest.approx(sum(each) / len(each))
     assert len(set(each)) > 1  # the cards differ: a single sampled one would be noise
 
