@@ -117,8 +117,7 @@ def outcomes_of(base: Sequence[State], seat: int, action: Action, bot: SensibleB
     moves, first = turn_of(base[0], seat, action, bot)
     drawn = next((i for i, move in enumerate(moves) if i and from_stock(move)), None)
     if drawn is None:
-        return [outcome(first, seat), *(outcome(_played(st, seat, moves), seat)
-                                         for st in base[1:])]
+        return [outcome(st, seat) for st in replayed(base, seat, moves, first)]
     before = [_played(st, seat, moves[:drawn]) for st in base]
     return outcomes_of(before, seat, moves[drawn], bot)
 
@@ -139,15 +138,11 @@ def turn_of(st: State, seat: int, action: Action, bot: SensibleBot
     return tuple(moves), st
 
 
-def turns(base: Sequence[State], seat: int, action: Action, bot: SensibleBot) -> list[State]:
-    """Where the seat's turn after ``action`` ends in each of ``base``: worked out in the first
-    and played the same in the others, unless it goes on to draw from the stock (BOAT-2's
-    second card), whose card differs between them. A candidate that draws from the stock finds
-    the same card on top in each (the caller's: ``stock_outcomes``, or a stock rebuilt from
-    the discard pile, GEN-13)."""
-    moves, first = turn_of(base[0], seat, action, bot)
-    if any(from_stock(m) for m in moves[1:]):
-        return [first, *(turn_of(st, seat, action, bot)[1] for st in base[1:])]
+def replayed(base: Sequence[State], seat: int, moves: Sequence[Action], first: State
+             ) -> list[State]:
+    """Where the seat's turn ``moves`` (worked out by ``turn_of`` in ``base[0]``, ending in
+    ``first``) ends in each of ``base``: the same moves, since the normal player's depend on the
+    view alone; the caller's turn draws no hidden card after its first move."""
     return [first, *(_played(st, seat, moves) for st in base[1:])]
 
 

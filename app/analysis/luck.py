@@ -20,7 +20,7 @@ from app.bots.sensible import SensibleBot
 from app.engine.actions import Action
 from app.engine.state import State
 
-from .evaluate import on_top, turns, value
+from .evaluate import on_top, replayed, turn_of, value
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +40,8 @@ def draw_luck(base: Sequence[State], seat: int, draw: Action, drawn: str,
               stock: Sequence[tuple[float, float]], bot: SensibleBot) -> float:
     """The value of ``drawn`` on top of the stock in each of ``base``, less the draw's value
     there (``stock``: :func:`~app.analysis.evaluate.stock_outcomes` of the same samples)."""
-    came = [value(st, seat) for st in turns([on_top(b, seat, drawn) for b in base], seat, draw,
-                                            bot)]
+    dealt = [on_top(b, seat, drawn) for b in base]
+    came = [value(st, seat) for st in replayed(dealt, seat, *turn_of(dealt[0], seat, draw, bot))]
     return sum(came) / len(came) - sum(v for v, _ in stock) / len(stock)
 
 
